@@ -1,0 +1,75 @@
+package dev.layerfold.storage.blob;
+
+import dev.layerfold.storage.Digest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Content-addressed blob storage (layers, configs, manifests) and the upload sessions that fill it.
+ *
+ * <p>The contract, checked for every implementation by {@code BlobStoreContract}:
+ * <ul>
+ *   <li>A blob is visible only after {@link #publish} and is immutable from then on; readers never
+ *       see a partial blob, even if the process dies in the middle of a publish.</li>
+ *   <li>Publishing a digest that already exists succeeds and keeps one copy (concurrent pushes of the
+ *       same layer are normal).</li>
+ *   <li>The store does not hash: callers digest the bytes as they stream them in and publish under the
+ *       digest they verified. Nothing here buffers a whole blob in memory.</li>
+ *   <li>Implementations are thread-safe, and safe across processes sharing the same backing store.
+ *       Appends to one upload are serialised by the caller.</li>
+ * </ul>
+ */
+public interface BlobStore {
+
+    /** Size in bytes of a published blob, or empty if there is none. */
+    Optional<Long> size(Digest digest) throws IOException;
+
+    /**
+     * Streams {@code length} bytes of a published blob starting at {@code offset}
+     * ({@code length < 0} reads to the end), or empty if the blob does not exist.
+     * The caller closes the stream.
+     */
+    Optional<InputStream> open(Digest digest, long offset, long length) throws IOException;
+
+    /**
+     * A URL a client may fetch the blob from directly (a presigned object-store URL), for stores that
+     * offer one and are configured to. Empty means: serve the bytes through {@link #open}.
+     */
+    default Optional<URI> directUrl(Digest digest, Duration validFor) throws IOException {
+        return Optional.empty();
+    }
+
+    /** Deletes a published blob; returns false if it did not exist. */
+    boolean delete(Digest digest) throws IOException;
+
+    /** Creates an empty upload. Upload ids are chosen by the caller and unique. */
+    void startUpload(String uploadId) throws IOException;
+
+    /**
+     * Appends the whole of {@code data} to the upload and returns the upload's new size.
+     *
+     * @throws UploadNotFoundException if the upload does not exist (never started, published or aborted)
+     */
+    long append(String uploadId, InputStream data) throws IOException;
+
+    /** Bytes written to the upload so far, as durably stored (the authority after a crash). */
+    long uploadSize(String uploadId) throws IOException;
+
+    /**
+     * Reads the upload's bytes from {@code offset}, e.g. to re-derive its digest when the process that
+     * held the running hash is gone.
+     */
+    InputStream openUpload(String uploadId, long offset) throws IOException;
+
+    /**
+     * Atomically makes the upload's bytes visible as blob {@code digest} and removes the upload.
+     * If the blob already exists, the upload is discarded and the existing blob kept.
+     */
+    void publish(String uploadId, Digest digest) throws IOException;
+
+    /** Discards an upload; a no-op if it does not exist. */
+    void abortUpload(String uploadId) throws IOException;
+}
