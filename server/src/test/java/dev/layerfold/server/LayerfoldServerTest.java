@@ -25,4 +25,14 @@ class LayerfoldServerTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Docker-Distribution-API-Version")).hasValue("registry/2.0");
     }
+
+    @Test
+    void exposesMetricsInPrometheusFormatForOperators() throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/prometheus")).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).contains("jvm_memory_used_bytes");
+    }
 }
