@@ -1,0 +1,190 @@
+package dev.layerfold.storage.filesystem;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.blob.UploadNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+
+/**
+ * Blobs as files on a local (or shared POSIX) file system.
+ *
+ * <p>Layout under the root: {@code blobs/<algorithm>/<first two hex>/<hex>} for published blobs and
+ * {@code uploads/<upload id>} for uploads in progress. Nothing is ever written inside {@code blobs}
+ * except by an atomic rename of a complete, fsynced upload, so a crash at any moment leaves either
+ * the upload or the whole blob, never a partial blob. Readers hold their own file descriptor, so a
+ * blob deleted or replaced by an identical copy mid-read keeps streaming the bytes it started with.
+ */
+public final class FilesystemBlobStore implements BlobStore {
+
+    private static final int COPY_BUFFER_SIZE = 64 * 1024;
+
+    private final Path blobs;
+    private final Path uploads;
+
+    public FilesystemBlobStore(Path root) throws IOException {
+        this.blobs = root.resolve("blobs");
+        this.uploads = root.resolve("uploads");
+        Files.createDirectories(blobs);
+        Files.createDirectories(uploads);
+        Fsync.directory(root);
+    }
+
+    @Override
+    public Optional<Long> size(Digest digest) throws IOException {
+        try {
+            return Optional.of(Files.size(blobPath(digest)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<InputStream> open(Digest digest, long offset, long length) throws IOException {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, was " + offset);
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(blobPath(digest), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        long size = channel.size();
+        long end = length < 0 || length > size - offset ? size : offset + length;
+        return Optional.of(new FileRangeInputStream(channel, offset, end));
+    }
+
+    @Override
+    public boolean delete(Digest digest) throws IOException {
+        Path blob = blobPath(digest);
+        if (!Files.deleteIfExists(blob)) {
+            return false;
+        }
+        Fsync.directory(blob.getParent());
+        return true;
+    }
+
+    @Override
+    public void startUpload(String uploadId) throws IOException {
+        UploadIds.requireSafe(uploadId);
+        Files.createFile(uploads.resolve(uploadId));
+        Fsync.directory(uploads);
+    }
+
+    /** All or nothing: if reading {@code data} fails, the upload is cut back to its previous size. */
+    @Override
+    public long append(String uploadId, InputStream data) throws IOException {
+        try (FileChannel channel = openUpload(uploadId, StandardOpenOption.WRITE)) {
+            long start = channel.size();
+            try {
+                long position = start;
+                byte[] buffer = new byte[COPY_BUFFER_SIZE];
+                for (int read = data.read(buffer); read >= 0; read = data.read(buffer)) {
+                    ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, read);
+                    while (chunk.hasRemaining()) {
+                        position += channel.write(chunk, position);
+                    }
+                }
+                // uploadSize is the authority after a crash, so what it reports must be on disk.
+                channel.force(false);
+                return position;
+            } catch (IOException | RuntimeException | Error e) {
+                try {
+                    channel.truncate(start);
+                    channel.force(false);
+                } catch (IOException truncateFailure) {
+                    e.addSuppressed(truncateFailure);
+                }
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    public long uploadSize(String uploadId) throws IOException {
+        try (FileChannel channel = openUpload(uploadId, StandardOpenOption.READ)) {
+            return channel.size();
+        }
+    }
+
+    @Override
+    public InputStream openUpload(String uploadId, long offset) throws IOException {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must not be negative, was " + offset);
+        }
+        FileChannel channel = openUpload(uploadId, StandardOpenOption.READ);
+        return new FileRangeInputStream(channel, offset, channel.size());
+    }
+
+    @Override
+    public void publish(String uploadId, Digest digest) throws IOException {
+        Path upload = uploadPath(uploadId);
+        try (FileChannel channel = openUpload(uploadId, StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Path blob = blobPath(digest);
+        if (Files.exists(blob)) {
+            Files.deleteIfExists(upload);
+            // The blob may come from a concurrent publisher that renamed it but has not synced yet.
+            Fsync.directory(blob.getParent());
+            return;
+        }
+        createDirectoriesDurably(blob.getParent());
+        try {
+            // Two publishers of the same digest may both get here; the second rename replaces the first
+            // blob with identical bytes, and readers of the first keep their open file.
+            Files.move(upload, blob, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException e) {
+            throw new UploadNotFoundException(uploadId); // aborted concurrently
+        }
+        Fsync.directory(blob.getParent());
+        Fsync.directory(uploads);
+    }
+
+    @Override
+    public void abortUpload(String uploadId) throws IOException {
+        if (UploadIds.isSafe(uploadId)) {
+            // No directory sync: an aborted upload that reappears after a crash is garbage, not a blob.
+            Files.deleteIfExists(uploads.resolve(uploadId));
+        }
+    }
+
+    private Path blobPath(Digest digest) {
+        return blobs.resolve(digest.algorithm().prefix()).resolve(digest.hex().substring(0, 2)).resolve(digest.hex());
+    }
+
+    private Path uploadPath(String uploadId) throws UploadNotFoundException {
+        if (!UploadIds.isSafe(uploadId)) {
+            throw new UploadNotFoundException(uploadId); // cannot name an upload this store created
+        }
+        return uploads.resolve(uploadId);
+    }
+
+    private FileChannel openUpload(String uploadId, StandardOpenOption mode) throws IOException {
+        try {
+            return FileChannel.open(uploadPath(uploadId), mode);
+        } catch (NoSuchFileException e) {
+            throw new UploadNotFoundException(uploadId);
+        }
+    }
+
+    /** Creates the blob's fan-out directories and syncs each new entry before a blob is renamed into them. */
+    private void createDirectoriesDurably(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        Files.createDirectories(dir);
+        for (Path created = dir; !created.equals(blobs); created = created.getParent()) {
+            Fsync.directory(created.getParent());
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.layerfold.storage.filesystem;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.blob.BlobStoreContract;
+import dev.layerfold.storage.blob.UploadNotFoundException;
+import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FilesystemBlobStoreTest extends BlobStoreContract {
+
+    @TempDir
+    Path root;
+
+    @Override
+    protected BlobStore newStore() throws Exception {
+        return new FilesystemBlobStore(root);
+    }
+
+    @Override
+    protected BlobStore reopen() throws Exception {
+        return new FilesystemBlobStore(root);
+    }
+
+    @Test
+    void blobsAreFannedOutByTheFirstTwoHexDigits() throws Exception {
+        Digest digest = publish("laid out".getBytes(UTF_8));
+
+        assertThat(root.resolve("blobs/sha256").resolve(digest.hex().substring(0, 2)).resolve(digest.hex()))
+                .hasContent("laid out");
+    }
+
+    @Test
+    void uploadLeftOverByACrashMidPublishIsNeverABlob() throws Exception {
+        byte[] data = "crashed before the rename".getBytes(UTF_8);
+        Digest digest = Digest.sha256(data);
+        Files.write(root.resolve("uploads").resolve(digest.hex()), data);
+
+        BlobStore restarted = new FilesystemBlobStore(root);
+
+        assertThat(restarted.size(digest)).isEmpty();
+        assertThat(restarted.open(digest, 0, -1)).isEmpty();
+    }
+
+    @Test
+    void uploadsNeverAppearUnderTheBlobTree() throws Exception {
+        String upload = newUploadId();
+        store.startUpload(upload);
+        store.append(upload, new ByteArrayInputStream(new byte[1000]));
+
+        try (Stream<Path> files = Files.walk(root.resolve("blobs"))) {
+            assertThat(files.filter(Files::isRegularFile)).isEmpty();
+        }
+    }
+
+    @Test
+    void hostileUploadIdsAreRejectedAndTouchNothingOutsideTheStore() throws Exception {
+        Files.writeString(root.resolve("victim"), "untouched");
+        for (String hostile : new String[] {"../victim", "..", ".", "a/../../victim", "/etc/passwd", "", ".hidden",
+                "x".repeat(129), "nul\0byte"}) {
+            assertThatThrownBy(() -> store.startUpload(hostile)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("invalid upload id");
+            assertThatThrownBy(() -> store.append(hostile, new ByteArrayInputStream(new byte[1])))
+                    .isInstanceOf(UploadNotFoundException.class);
+            assertThatThrownBy(() -> store.uploadSize(hostile)).isInstanceOf(UploadNotFoundException.class);
+            assertThatThrownBy(() -> store.publish(hostile, Digest.sha256(new byte[0])))
+                    .isInstanceOf(UploadNotFoundException.class);
+            store.abortUpload(hostile);
+        }
+
+        assertThat(root.resolve("victim")).hasContent("untouched");
+    }
+
+    @Test
+    void startingAnExistingUploadFails() throws Exception {
+        String upload = newUploadId();
+        store.startUpload(upload);
+        store.append(upload, new ByteArrayInputStream(new byte[3]));
+
+        assertThatThrownBy(() -> store.startUpload(upload)).isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+        assertThat(store.uploadSize(upload)).isEqualTo(3);
+    }
+}
