@@ -1,0 +1,47 @@
+package dev.layerfold.storage.s3;
+
+import dev.layerfold.storage.Digest;
+import java.util.regex.Pattern;
+
+/**
+ * The blob layout in the bucket:
+ * <pre>
+ * blobs/&lt;algorithm&gt;/&lt;hex&gt;   a blob: its bytes, or for a large blob an empty pointer naming its body
+ * blob-data/&lt;upload id&gt;        the body of a large blob, completed in place from its multipart upload
+ * uploads/&lt;upload id&gt;          an upload in progress (see UploadRecord)
+ * </pre>
+ */
+final class BlobKeys {
+
+    static final String UPLOADS = "uploads/";
+
+    /** Upload ids become key segments: a UUID fits; slashes and oddities that would alias keys do not. */
+    private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+    private BlobKeys() {
+    }
+
+    static String blob(Digest digest) {
+        return "blobs/" + digest.algorithm().prefix() + "/" + digest.hex();
+    }
+
+    static String body(String uploadId) {
+        return "blob-data/" + requireValid(uploadId);
+    }
+
+    static String upload(String uploadId) {
+        return UPLOADS + requireValid(uploadId);
+    }
+
+    static String uploadIdOf(String uploadKey) {
+        return uploadKey.substring(UPLOADS.length());
+    }
+
+    private static String requireValid(String uploadId) {
+        if (uploadId == null || !UPLOAD_ID.matcher(uploadId).matches()) {
+            throw new IllegalArgumentException("invalid upload id '" + uploadId + "': use 1 to 128 characters of "
+                    + "[A-Za-z0-9._-], starting with a letter or digit (a UUID fits)");
+        }
+        return uploadId;
+    }
+}
