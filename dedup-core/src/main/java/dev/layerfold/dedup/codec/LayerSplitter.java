@@ -1,0 +1,119 @@
+package dev.layerfold.dedup.codec;
+
+import dev.layerfold.dedup.codec.container.BlobInput;
+import dev.layerfold.dedup.codec.container.DeflateMember;
+import dev.layerfold.dedup.codec.container.GzipHeader;
+import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
+import dev.layerfold.dedup.codec.identify.Identification;
+import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.SkeletonWriter;
+import dev.layerfold.dedup.codec.tar.TarSplitter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a layer blob, in one streaming pass, into file bodies (given to a {@link FileSink}) and a
+ * {@link Recipe} that rebuilds the blob byte for byte, identifying each gzip member's encoder on
+ * the way. Plain tar and gzip layers are split; zstd layers are detected and refused. Memory use is
+ * bounded by buffers and the compressed skeleton, whatever the layer's size. Thread-safe: each call
+ * uses its own state.
+ */
+public final class LayerSplitter {
+
+    private static final int BUFFER = 64 * 1024;
+
+    private final EncoderIdentifier identifier;
+
+    public LayerSplitter(EncoderIdentifier identifier) {
+        this.identifier = identifier;
+    }
+
+    /**
+     * Splits {@code blob}, reading it to its end (the caller closes it).
+     *
+     * @throws LayerFormatException for a zstd layer or a damaged gzip container (truncated, bad CRC,
+     *                              corrupt deflate data): no recipe is produced, and a body the sink
+     *                              had open is aborted (bodies completed before stay valid: each is
+     *                              whole and named by its sha256)
+     */
+    public SplitResult split(InputStream blob, FileSink sink) throws IOException {
+        BlobInput in = new BlobInput(blob, BUFFER);
+        LayerFormat format = LayerFormat.sniff(in.buffer(), in.require(4));
+        if (format == LayerFormat.ZSTD) {
+            throw new LayerFormatException("zstd layer: detected but not split (the codec reproduces gzip and plain tar layers)");
+        }
+        SkeletonWriter skeleton = new SkeletonWriter();
+        TarSplitter tar = new TarSplitter(sink, skeleton);
+        List<GzipMember> members = new ArrayList<>();
+        List<Identification> identifications = new ArrayList<>();
+        byte[] trailing = new byte[0];
+        try {
+            if (format == LayerFormat.TAR) {
+                while (in.fill() > 0) {
+                    tar.write(in.buffer(), in.position(), in.available());
+                    in.skip(in.available());
+                }
+            } else {
+                trailing = splitGzip(in, tar, members, identifications);
+            }
+            tar.finish();
+        } catch (IOException | RuntimeException e) {
+            tar.abort();
+            throw e;
+        }
+        Recipe recipe = new Recipe(in.sha256Hex(), in.size(), format, members, trailing, skeleton.finish());
+        return new SplitResult(recipe, identifications, tar.entries(), tar.damage());
+    }
+
+    private byte[] splitGzip(BlobInput in, TarSplitter tar, List<GzipMember> members, List<Identification> identifications)
+            throws IOException {
+        DeflateMember deflate = new DeflateMember(BUFFER);
+        try {
+            do {
+                GzipHeader header = GzipHeader.read(in);
+                EncoderIdentifier.Session session = identifier.start(header);
+                DeflateMember.End end = deflate.read(in, new DeflateMember.Listener() {
+                    @Override
+                    public void deflated(byte[] data, int offset, int length) {
+                        session.deflated(data, offset, length);
+                    }
+
+                    @Override
+                    public void inflated(byte[] data, int offset, int length) throws IOException {
+                        session.inflated(data, offset, length);
+                        tar.write(data, offset, length);
+                    }
+                });
+                Identification identification = session.finish();
+                identifications.add(identification);
+                members.add(new GzipMember(header.bytes(), identification.encoder(), end.uncompressedSize(), end.trailer()));
+            } while (nextIsGzipMember(in));
+        } finally {
+            deflate.close();
+        }
+        return readTrailing(in);
+    }
+
+    private static boolean nextIsGzipMember(BlobInput in) throws IOException {
+        return in.require(2) >= 2 && (in.buffer()[in.position()] & 0xff) == 0x1f && (in.buffer()[in.position() + 1] & 0xff) == 0x8b;
+    }
+
+    private static byte[] readTrailing(BlobInput in) throws IOException {
+        long start = in.offset();
+        ByteArrayOutputStream trailing = new ByteArrayOutputStream();
+        while (in.fill() > 0) {
+            if (trailing.size() + in.available() > Recipe.MAX_TRAILING_BYTES) {
+                throw new LayerFormatException("more than " + Recipe.MAX_TRAILING_BYTES + " bytes follow the last gzip member (from offset "
+                        + start + "); such a layer is not split");
+            }
+            trailing.write(in.buffer(), in.position(), in.available());
+            in.skip(in.available());
+        }
+        return trailing.toByteArray();
+    }
+}

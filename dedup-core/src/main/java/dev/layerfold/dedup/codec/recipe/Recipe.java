@@ -1,0 +1,193 @@
+package dev.layerfold.dedup.codec.recipe;
+
+import dev.layerfold.dedup.codec.LayerFormat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * How to rebuild one layer blob byte for byte: the blob's sha256 and size, its container framing
+ * (gzip members with their headers, encoders and trailers, and any bytes after the last member),
+ * and the tar skeleton. The binary form is documented in {@code docs/recipe-format.md}.
+ *
+ * @param blobSha256     the original blob's sha256, 64 lowercase hex digits
+ * @param format         {@link LayerFormat#TAR} (no container) or {@link LayerFormat#GZIP}
+ * @param members        the gzip members in order; empty for a plain tar
+ * @param trailingBytes  bytes after the last gzip member, verbatim
+ */
+public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<GzipMember> members, byte[] trailingBytes,
+                     Skeleton skeleton) {
+
+    static final byte[] MAGIC = {'L', 'F', 'R', 'C'};
+    public static final int VERSION = 1;
+    /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
+    public static final int MAX_TRAILING_BYTES = 1 << 20;
+    private static final int MAX_HEADER = 1 << 20;
+    private static final int MAX_MEMBERS = 1 << 20;
+    private static final int MAX_SKELETON = Integer.MAX_VALUE - 16;
+    private static final HexFormat HEX = HexFormat.of();
+
+    public Recipe {
+        HEX.parseHex(blobSha256);
+        if (blobSha256.length() != 64) {
+            throw new IllegalArgumentException("blob sha256 must be 64 hex digits");
+        }
+        if (format == LayerFormat.ZSTD) {
+            throw new IllegalArgumentException("zstd layers have no recipe");
+        }
+        if (format == LayerFormat.TAR && (!members.isEmpty() || trailingBytes.length > 0)) {
+            throw new IllegalArgumentException("a plain tar layer has no gzip members nor trailing bytes");
+        }
+        long framed = members.stream().mapToLong(GzipMember::uncompressedSize).sum();
+        if (format == LayerFormat.GZIP && framed != skeleton.tarSize()) {
+            throw new IllegalArgumentException("gzip members hold " + framed + " bytes but the tar skeleton describes " + skeleton.tarSize());
+        }
+        members = List.copyOf(members);
+        trailingBytes = trailingBytes.clone();
+    }
+
+    /** True if every gzip member has an encoder that reproduces it (always true for a plain tar). */
+    public boolean reproducible() {
+        return members.stream().noneMatch(m -> m.encoder().isNone());
+    }
+
+    @Override
+    public byte[] trailingBytes() {
+        return trailingBytes.clone();
+    }
+
+    public void write(OutputStream out) throws IOException {
+        out.write(MAGIC);
+        out.write(VERSION);
+        out.write(HEX.parseHex(blobSha256));
+        Varints.write(out, blobSize);
+        out.write(format == LayerFormat.TAR ? 0 : 1);
+        Varints.write(out, skeleton.tarSize());
+        Varints.write(out, skeleton.fileCount());
+        Varints.write(out, skeleton.fileBytes());
+        if (format == LayerFormat.GZIP) {
+            Varints.write(out, members.size());
+            for (GzipMember member : members) {
+                writeBytes(out, member.header());
+                writeEncoder(out, member.encoder());
+                Varints.write(out, member.uncompressedSize());
+                out.write(member.trailer());
+            }
+            writeBytes(out, trailingBytes);
+        }
+        writeBytes(out, skeleton.compressedOps());
+    }
+
+    public byte[] toBytes() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            write(out);
+        } catch (IOException e) {
+            throw new AssertionError("a byte array stream does not fail", e);
+        }
+        return out.toByteArray();
+    }
+
+    /** Reads a recipe; fails with a message naming the problem if the bytes are not a version-1 recipe. */
+    public static Recipe read(InputStream input) throws IOException {
+        DataInputStream in = new DataInputStream(input);
+        try {
+            byte[] magic = new byte[4];
+            in.readFully(magic);
+            if (!Arrays.equals(magic, MAGIC)) {
+                throw new IOException("not a Layerfold recipe (magic " + HEX.formatHex(magic) + ")");
+            }
+            int version = in.readUnsignedByte();
+            if (version != VERSION) {
+                throw new IOException("recipe version " + version + " is not supported (this build reads version " + VERSION + ")");
+            }
+            byte[] sha = new byte[32];
+            in.readFully(sha);
+            long blobSize = Varints.read(in);
+            int formatCode = in.readUnsignedByte();
+            if (formatCode > 1) {
+                throw new IOException("recipe names an unknown container format " + formatCode);
+            }
+            LayerFormat format = formatCode == 0 ? LayerFormat.TAR : LayerFormat.GZIP;
+            long tarSize = Varints.read(in);
+            int fileCount = Varints.readInt(in, Integer.MAX_VALUE, "file count");
+            long fileBytes = Varints.read(in);
+            List<GzipMember> members = new ArrayList<>();
+            byte[] trailing = new byte[0];
+            if (format == LayerFormat.GZIP) {
+                int count = Varints.readInt(in, MAX_MEMBERS, "gzip member count");
+                for (int i = 0; i < count; i++) {
+                    byte[] header = readBytes(in, MAX_HEADER, "gzip header length");
+                    EncoderSpec encoder = readEncoder(in);
+                    long uncompressed = Varints.read(in);
+                    byte[] trailer = new byte[GzipMember.TRAILER_SIZE];
+                    in.readFully(trailer);
+                    members.add(new GzipMember(header, encoder, uncompressed, trailer));
+                }
+                trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
+            }
+            byte[] ops = readBytes(in, MAX_SKELETON, "skeleton length");
+            return new Recipe(HEX.formatHex(sha), blobSize, format, members, trailing, new Skeleton(ops, tarSize, fileCount, fileBytes));
+        } catch (EOFException e) {
+            throw new IOException("recipe is truncated", e);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("recipe is inconsistent: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeEncoder(OutputStream out, EncoderSpec spec) throws IOException {
+        writeBytes(out, spec.family().getBytes(StandardCharsets.US_ASCII));
+        Varints.writeSigned(out, spec.level());
+        Varints.write(out, spec.params().size());
+        for (int param : spec.params()) {
+            Varints.writeSigned(out, param);
+        }
+    }
+
+    private static EncoderSpec readEncoder(DataInputStream in) throws IOException {
+        String family = new String(readBytes(in, 32, "encoder family length"), StandardCharsets.US_ASCII);
+        int level = Math.toIntExact(Varints.readSigned(in));
+        int count = Varints.readInt(in, 64, "encoder parameter count");
+        List<Integer> params = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            params.add(Math.toIntExact(Varints.readSigned(in)));
+        }
+        return new EncoderSpec(family, level, params);
+    }
+
+    private static void writeBytes(OutputStream out, byte[] bytes) throws IOException {
+        Varints.write(out, bytes.length);
+        out.write(bytes);
+    }
+
+    private static byte[] readBytes(DataInputStream in, int max, String what) throws IOException {
+        byte[] bytes = new byte[Varints.readInt(in, max, what)];
+        in.readFully(bytes);
+        return bytes;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Recipe r && blobSha256.equals(r.blobSha256) && blobSize == r.blobSize && format == r.format
+                && members.equals(r.members) && Arrays.equals(trailingBytes, r.trailingBytes) && skeleton.equals(r.skeleton);
+    }
+
+    @Override
+    public int hashCode() {
+        return blobSha256.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "Recipe[" + format + " " + blobSha256 + ", " + blobSize + " bytes, " + members.size() + " members, " + skeleton + "]";
+    }
+}
