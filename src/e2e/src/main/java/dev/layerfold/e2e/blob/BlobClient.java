@@ -1,0 +1,252 @@
+package dev.layerfold.e2e.blob;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.OptionalLong;
+
+/**
+ * Pushes and pulls blobs through the distribution API with {@code java.net.http}, streaming every
+ * byte: the same client drives Layerfold and the reference registry, in tests and benchmarks.
+ */
+public final class BlobClient implements AutoCloseable {
+
+    private static final int BUFFER_SIZE = 256 * 1024;
+    private static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(10);
+
+    private final URI registry;
+    private final HttpClient http;
+
+    /** A client for the registry at {@code registry} (scheme, host and port). */
+    public BlobClient(URI registry) {
+        this.registry = registry;
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+    }
+
+    /** What a pull received: how many bytes, and their digest as computed while they arrived. */
+    public record PulledBlob(long size, String digest) {
+    }
+
+    /**
+     * Pushes a blob whose digest is known up front: {@code POST} opens an upload, one {@code PUT}
+     * carries all {@code size} bytes of {@code content} and closes it.
+     */
+    public void pushMonolithic(String repository, String digest, long size, InputStream content) throws IOException {
+        URI upload = startUpload(repository);
+        send(HttpRequest.newBuilder(withDigest(upload, digest))
+                .header("Content-Type", "application/octet-stream")
+                .PUT(streaming(content, size)), 201);
+    }
+
+    /**
+     * Pushes {@code size} bytes of {@code content} as {@code PATCH} requests of at most {@code chunkSize}
+     * bytes, digesting them on the way, then closes the upload with that digest, which it returns.
+     */
+    public String pushChunked(String repository, InputStream content, long size, long chunkSize) throws IOException {
+        MessageDigest digest = Sha256.newDigest();
+        URI upload = patchChunks(repository, new DigestInputStream(content, digest), size, chunkSize);
+        String pushed = Sha256.format(digest);
+        closeUpload(upload, pushed);
+        return pushed;
+    }
+
+    /** Like {@link #pushChunked(String, InputStream, long, long)} for bytes whose digest is known up front. */
+    public void pushChunked(String repository, String digest, long size, InputStream content, long chunkSize)
+            throws IOException {
+        closeUpload(patchChunks(repository, content, size, chunkSize), digest);
+    }
+
+    private URI patchChunks(String repository, InputStream content, long size, long chunkSize) throws IOException {
+        URI upload = startUpload(repository);
+        for (long offset = 0; offset < size; ) {
+            long length = Math.min(chunkSize, size - offset);
+            HttpResponse<InputStream> accepted = send(HttpRequest.newBuilder(upload)
+                    .header("Content-Type", "application/octet-stream")
+                    .header("Content-Range", offset + "-" + (offset + length - 1))
+                    .method("PATCH", streaming(new Slice(content, length), length)), 202);
+            upload = location(accepted);
+            offset += length;
+        }
+        return upload;
+    }
+
+    private void closeUpload(URI upload, String digest) throws IOException {
+        send(HttpRequest.newBuilder(withDigest(upload, digest)).PUT(BodyPublishers.noBody()), 201);
+    }
+
+    /** The size a {@code HEAD} of the blob reports, or empty if the repository has no such blob. */
+    public OptionalLong size(String repository, String digest) throws IOException {
+        HttpRequest head = HttpRequest.newBuilder(blobUri(repository, digest))
+                .method("HEAD", BodyPublishers.noBody()).timeout(REQUEST_TIMEOUT).build();
+        HttpResponse<Void> response;
+        try {
+            response = http.send(head, BodyHandlers.discarding());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted during HEAD " + head.uri(), e);
+        }
+        return switch (response.statusCode()) {
+            case 200 -> response.headers().firstValueAsLong("Content-Length");
+            case 404 -> OptionalLong.empty();
+            default -> throw new IOException("HEAD " + head.uri() + " answered " + response.statusCode());
+        };
+    }
+
+    /** Pulls a blob, digesting it as it streams in. */
+    public PulledBlob pull(String repository, String digest) throws IOException {
+        MessageDigest received = Sha256.newDigest();
+        long size = readBlob(repository, digest, received);
+        return new PulledBlob(size, Sha256.format(received));
+    }
+
+    /** Pulls a blob and throws the bytes away (for measuring the registry, not the client's hashing). */
+    public long pullDiscarding(String repository, String digest) throws IOException {
+        return readBlob(repository, digest, null);
+    }
+
+    private long readBlob(String repository, String digest, MessageDigest received) throws IOException {
+        HttpResponse<InputStream> response = sendForStream(
+                HttpRequest.newBuilder(blobUri(repository, digest)).GET());
+        byte[] buffer = new byte[BUFFER_SIZE];
+        long size = 0;
+        try (InputStream body = response.body()) {
+            for (int n; (n = body.read(buffer)) >= 0; size += n) {
+                if (received != null) {
+                    received.update(buffer, 0, n);
+                }
+            }
+        }
+        return size;
+    }
+
+    private URI blobUri(String repository, String digest) {
+        return registry.resolve("/v2/" + repository + "/blobs/" + digest);
+    }
+
+    private URI startUpload(String repository) throws IOException {
+        HttpResponse<InputStream> started = send(HttpRequest.newBuilder(registry.resolve("/v2/" + repository + "/blobs/uploads/"))
+                .POST(BodyPublishers.noBody()), 202);
+        return location(started);
+    }
+
+    private URI location(HttpResponse<?> response) throws IOException {
+        String location = response.headers().firstValue("Location").orElseThrow(() -> new IOException(
+                response.request().method() + " " + response.uri() + " answered " + response.statusCode()
+                        + " without the Location of the upload"));
+        return registry.resolve(location);
+    }
+
+    private static URI withDigest(URI upload, String digest) {
+        String separator = upload.getRawQuery() == null ? "?" : "&";
+        return URI.create(upload + separator + "digest=" + URLEncoder.encode(digest, StandardCharsets.UTF_8));
+    }
+
+    private static HttpRequest.BodyPublisher streaming(InputStream content, long length) {
+        return BodyPublishers.fromPublisher(BodyPublishers.ofInputStream(() -> new Unclosable(content)), length);
+    }
+
+    /** Sends a request whose answer matters only by its status and headers. */
+    private HttpResponse<InputStream> send(HttpRequest.Builder request, int expectedStatus) throws IOException {
+        HttpResponse<InputStream> response = sendForStream(request, expectedStatus);
+        try (InputStream body = response.body()) {
+            body.transferTo(OutputStream.nullOutputStream()); // drained, the connection is reused
+        }
+        return response;
+    }
+
+    private HttpResponse<InputStream> sendForStream(HttpRequest.Builder request) throws IOException {
+        return sendForStream(request, 200);
+    }
+
+    private HttpResponse<InputStream> sendForStream(HttpRequest.Builder request, int expectedStatus) throws IOException {
+        HttpRequest built = request.timeout(REQUEST_TIMEOUT).build();
+        HttpResponse<InputStream> response;
+        try {
+            response = http.send(built, BodyHandlers.ofInputStream());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted during " + built.method() + " " + built.uri(), e);
+        }
+        if (response.statusCode() != expectedStatus) {
+            String body;
+            try (InputStream in = response.body()) {
+                body = new String(in.readNBytes(2000), StandardCharsets.UTF_8);
+            }
+            throw new IOException(built.method() + " " + built.uri() + " answered " + response.statusCode()
+                    + " (expected " + expectedStatus + "): " + body);
+        }
+        return response;
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+
+    /** The first {@code length} bytes of a stream that the caller goes on reading afterwards. */
+    private static final class Slice extends FilterInputStream {
+        private long remaining;
+
+        Slice(InputStream in, long length) {
+            super(in);
+            this.remaining = length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int b = in.read();
+            if (b >= 0) {
+                remaining--;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int count) throws IOException {
+            if (remaining <= 0) {
+                return -1;
+            }
+            int n = in.read(buffer, offset, (int) Math.min(count, remaining));
+            if (n > 0) {
+                remaining -= n;
+            }
+            return n;
+        }
+
+        @Override
+        public void close() {
+            // the caller owns the underlying stream
+        }
+    }
+
+    /** Keeps the HTTP client from closing a stream the caller still owns. */
+    private static final class Unclosable extends FilterInputStream {
+        Unclosable(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public void close() {
+            // the caller owns the underlying stream
+        }
+    }
+}

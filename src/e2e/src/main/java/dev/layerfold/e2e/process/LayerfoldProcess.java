@@ -1,0 +1,49 @@
+package dev.layerfold.e2e.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Starts the packaged Layerfold executable ({@code java -jar layerfold.jar}) as its own process. */
+public final class LayerfoldProcess {
+
+    /** The system property naming the packaged jar; the e2e and benchmark poms set it. */
+    public static final String JAR_PROPERTY = "layerfold.jar";
+
+    private LayerfoldProcess() {
+    }
+
+    /**
+     * Starts Layerfold with heap limit {@code maxHeap} (a JVM size such as {@code 256m}) on a free port,
+     * storing its data in {@code dataDir} and its output in {@code logDir}.
+     */
+    public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir)
+            throws IOException, InterruptedException {
+        Path jar = packagedJar();
+        int port = FreePort.pick();
+        Files.createDirectories(dataDir);
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + maxHeap,
+                "-jar", jar.toString(),
+                "--server.port=" + port,
+                "--layerfold.storage.path=" + dataDir.toAbsolutePath());
+        return RegistryProcess.start("layerfold", command, port, dataDir,
+                logDir.resolve("layerfold-" + port + ".log"));
+    }
+
+    private static Path packagedJar() {
+        String configured = System.getProperty(JAR_PROPERTY);
+        if (configured == null) {
+            throw new IllegalStateException("system property " + JAR_PROPERTY
+                    + " is not set; it must name server/target/layerfold.jar");
+        }
+        Path jar = Path.of(configured).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " does not exist; build it with"
+                    + " ./mvnw -q -B -pl server -am package -DskipTests");
+        }
+        return jar;
+    }
+}

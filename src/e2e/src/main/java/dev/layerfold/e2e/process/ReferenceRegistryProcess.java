@@ -1,0 +1,56 @@
+package dev.layerfold.e2e.process;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Starts the CNCF reference registry ({@code docker-registry} from the Debian package of
+ * github.com/distribution/distribution) with filesystem storage and deletes enabled, configured as
+ * the package ships it otherwise (in-memory blob descriptor cache), minus per-request logging.
+ */
+public final class ReferenceRegistryProcess {
+
+    private static final String BINARY = "docker-registry";
+
+    private ReferenceRegistryProcess() {
+    }
+
+    public static RegistryProcess start(Path dataDir, Path logDir) throws IOException, InterruptedException {
+        Path binary = onPath(BINARY);
+        int port = FreePort.pick();
+        Files.createDirectories(dataDir);
+        Files.createDirectories(logDir);
+        Path config = logDir.resolve("reference-registry-" + port + ".yml");
+        Files.writeString(config, """
+                version: 0.1
+                log:
+                  level: warn
+                  accesslog:
+                    disabled: true
+                storage:
+                  filesystem:
+                    rootdirectory: %s
+                  delete:
+                    enabled: true
+                  cache:
+                    blobdescriptor: inmemory
+                http:
+                  addr: 127.0.0.1:%d
+                """.formatted(dataDir.toAbsolutePath(), port));
+        return RegistryProcess.start("reference-registry", List.of(binary.toString(), "serve", config.toString()),
+                port, dataDir, logDir.resolve("reference-registry-" + port + ".log"));
+    }
+
+    private static Path onPath(String binary) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .map(dir -> Path.of(dir, binary))
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(binary + " is not on PATH; install the Debian package"
+                        + " docker-registry (apt-get install docker-registry), as .ci/run does"));
+    }
+}

@@ -1,0 +1,139 @@
+package dev.layerfold.e2e.process;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A registry running as its own OS process on a loopback port, ready once {@code GET /v2/} answered 200.
+ * Its output goes to a log file; closing stops the process (and a JVM shutdown hook does, if nobody closed it).
+ */
+public final class RegistryProcess implements AutoCloseable {
+
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+    private static final int LOG_TAIL_LINES = 60;
+
+    private final String name;
+    private final Process process;
+    private final int port;
+    private final Path dataDir;
+    private final Path log;
+    private final Thread killOnExit;
+
+    private RegistryProcess(String name, Process process, int port, Path dataDir, Path log) {
+        this.name = name;
+        this.process = process;
+        this.port = port;
+        this.dataDir = dataDir;
+        this.log = log;
+        this.killOnExit = new Thread(process::destroyForcibly, "stop " + name);
+        Runtime.getRuntime().addShutdownHook(killOnExit);
+    }
+
+    /** Starts {@code command}, which must serve the registry on {@code port}, and waits until it answers. */
+    static RegistryProcess start(String name, List<String> command, int port, Path dataDir, Path log)
+            throws IOException, InterruptedException {
+        Files.createDirectories(log.getParent());
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        RegistryProcess registry = new RegistryProcess(name, process, port, dataDir, log);
+        try {
+            registry.awaitReady();
+            return registry;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            registry.close();
+            throw e;
+        }
+    }
+
+    /** {@code http://127.0.0.1:PORT}, the base of every API path. */
+    public URI baseUri() {
+        return URI.create("http://" + hostAndPort());
+    }
+
+    /** {@code 127.0.0.1:PORT}, as image references name the registry. */
+    public String hostAndPort() {
+        return "127.0.0.1:" + port;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** The last lines of the process's output, for failure messages. */
+    public String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            return "(log " + log + " unreadable: " + e + ")";
+        }
+    }
+
+    private void awaitReady() throws IOException, InterruptedException {
+        URI probe = baseUri().resolve("/v2/");
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        try (HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build()) {
+            while (true) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(name + " exited with code " + process.exitValue()
+                            + " before answering GET " + probe + "; its log " + log + " ends with:\n" + logTail());
+                }
+                try {
+                    HttpResponse<Void> response = http.send(
+                            HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(5)).GET().build(),
+                            HttpResponse.BodyHandlers.discarding());
+                    if (response.statusCode() == 200) {
+                        return;
+                    }
+                } catch (ConnectException | java.net.http.HttpTimeoutException notListeningYet) {
+                    // still starting
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(name + " did not answer GET " + probe + " with 200 within "
+                            + STARTUP_TIMEOUT.toSeconds() + " s; its log " + log + " ends with:\n" + logTail());
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    /** Stops the process: politely first, forcibly if it does not exit in time. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException jvmAlreadyExiting) {
+            // the hook is running or about to; nothing left to undo
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " at " + baseUri() + " (pid " + process.pid() + ", log " + log + ")";
+    }
+}
