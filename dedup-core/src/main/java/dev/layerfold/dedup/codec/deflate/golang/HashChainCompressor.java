@@ -1,0 +1,272 @@
+package dev.layerfold.dedup.codec.deflate.golang;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Levels 2 to 9: LZ77 over a 32 KiB sliding window with hash chains, greedy at levels 2 and 3 and
+ * lazy from level 4; Go's {@code fillDeflate}, {@code deflate}, {@code findMatch} and
+ * {@code writeBlock} in {@code compress/flate/deflate.go}.
+ */
+final class HashChainCompressor extends Compressor {
+
+    private static final int WINDOW_SIZE = 1 << 15;
+    private static final int WINDOW_MASK = WINDOW_SIZE - 1;
+    private static final int BASE_MATCH_LENGTH = 3;
+    private static final int MIN_MATCH_LENGTH = 4;
+    private static final int MAX_MATCH_LENGTH = 258;
+    private static final int BASE_MATCH_OFFSET = 1;
+    private static final int MAX_FLATE_BLOCK_TOKENS = 1 << 14;
+    private static final int HASH_BITS = 17;
+    private static final int HASH_SIZE = 1 << HASH_BITS;
+    private static final int HASH_MASK = HASH_SIZE - 1;
+    private static final int MAX_HASH_OFFSET = 1 << 24;
+    private static final int HASH_MUL = 0x1e35a7bd;
+    static final int SKIP_NEVER = Integer.MAX_VALUE;
+
+    private final CompressionLevel level;
+
+    /** Unprocessed input is {@code window[index..windowEnd)}. */
+    private final byte[] window = new byte[2 * WINDOW_SIZE];
+    private int index;
+    private int windowEnd;
+    /** Where the current block's tokens start; {@code Integer.MAX_VALUE} once slid out of the window. */
+    private int blockStart;
+    /** Lazy matching: {@code window[index-1]} is still to be emitted. */
+    private boolean byteAvailable;
+
+    /** The block's tokens, plus room for the end-of-block marker. */
+    private final int[] tokens = new int[MAX_FLATE_BLOCK_TOKENS + 1];
+    private int tokenCount;
+
+    private int length;
+    private int offset;
+    private int maxInsertIndex;
+
+    // hashHead[h] is the latest input index (plus hashOffset) with hash h; hashPrev[i & WINDOW_MASK]
+    // the one before it with the same hash.
+    private int chainHead;
+    private final int[] hashHead = new int[HASH_SIZE];
+    private final int[] hashPrev = new int[WINDOW_SIZE];
+    private int hashOffset;
+
+    HashChainCompressor(HuffmanBitWriter w, CompressionLevel level) {
+        super(w);
+        this.level = level;
+        reset();
+    }
+
+    @Override
+    void reset() {
+        chainHead = -1;
+        Arrays.fill(hashHead, 0);
+        Arrays.fill(hashPrev, 0);
+        hashOffset = 1;
+        index = 0;
+        windowEnd = 0;
+        blockStart = 0;
+        byteAvailable = false;
+        tokenCount = 0;
+        length = MIN_MATCH_LENGTH - 1;
+        offset = 0;
+        maxInsertIndex = 0;
+    }
+
+    @Override
+    int fill(byte[] b, int off, int len) {
+        if (index >= 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH)) {
+            slideWindow();
+        }
+        int n = Math.min(len, window.length - windowEnd);
+        System.arraycopy(b, off, window, windowEnd, n);
+        windowEnd += n;
+        return n;
+    }
+
+    /** Shifts the window down by 32 KiB, rebasing the hash chains when their offset grows too large. */
+    private void slideWindow() {
+        System.arraycopy(window, WINDOW_SIZE, window, 0, WINDOW_SIZE);
+        index -= WINDOW_SIZE;
+        windowEnd -= WINDOW_SIZE;
+        blockStart = blockStart >= WINDOW_SIZE ? blockStart - WINDOW_SIZE : Integer.MAX_VALUE;
+        hashOffset += WINDOW_SIZE;
+        if (hashOffset > MAX_HASH_OFFSET) {
+            int delta = hashOffset - 1;
+            hashOffset -= delta;
+            chainHead -= delta;
+            rebase(hashPrev, delta);
+            rebase(hashHead, delta);
+        }
+    }
+
+    private static void rebase(int[] positions, int delta) {
+        for (int i = 0; i < positions.length; i++) {
+            int v = positions[i];
+            positions[i] = v > delta ? v - delta : 0;
+        }
+    }
+
+    /** Writes the tokens as a block ending at window {@code index}, if {@code index > 0}. */
+    private void writeBlock(int index) throws IOException {
+        if (index > 0) {
+            if (blockStart <= index) {
+                w.writeBlock(tokens, tokenCount, false, window, blockStart, index - blockStart);
+            } else {
+                // The block's input slid out of the window: it cannot be stored.
+                w.writeBlock(tokens, tokenCount, false, null, 0, -1);
+            }
+            blockStart = index;
+        }
+    }
+
+    private static int hash4(byte[] b, int i) {
+        int v = (b[i + 3] & 0xFF) | (b[i + 2] & 0xFF) << 8 | (b[i + 1] & 0xFF) << 16 | b[i] << 24;
+        return (v * HASH_MUL) >>> (32 - HASH_BITS);
+    }
+
+    /**
+     * Looks for a match at {@code pos} longer than {@code prevLength}, following at most
+     * {@code level.chain()} chain links from {@code prevHead}. Returns {@code offset << 16 | length}
+     * of the best one, or 0 when there is none.
+     */
+    private int findMatch(int pos, int prevHead, int prevLength, int lookahead) {
+        byte[] win = window;
+        int minMatchLook = Math.min(MAX_MATCH_LENGTH, lookahead);
+        // A match at least this long ends the search.
+        int nice = Math.min(minMatchLook, level.nice());
+        int tries = level.chain();
+        int length = prevLength;
+        if (length >= level.good()) {
+            tries >>= 2;
+        }
+        int result = 0;
+        byte wEnd = win[pos + length];
+        int minIndex = pos - WINDOW_SIZE;
+        for (int i = prevHead; tries > 0; tries--) {
+            if (wEnd == win[i + length]) {
+                int n = matchLen(win, i, pos, minMatchLook);
+                if (n > length && (n > MIN_MATCH_LENGTH || pos - i <= 4096)) {
+                    length = n;
+                    result = (pos - i) << 16 | n;
+                    if (n >= nice) {
+                        break;
+                    }
+                    wEnd = win[pos + n];
+                }
+            }
+            if (i == minIndex) {
+                // hashPrev[i & WINDOW_MASK] has been overwritten already.
+                break;
+            }
+            i = hashPrev[i & WINDOW_MASK] - hashOffset;
+            if (i < minIndex || i < 0) {
+                break;
+            }
+        }
+        return result;
+    }
+
+    private static int matchLen(byte[] win, int a, int b, int max) {
+        int mismatch = Arrays.mismatch(win, a, a + max, win, b, b + max);
+        return mismatch < 0 ? max : mismatch;
+    }
+
+    @Override
+    void step(boolean sync) throws IOException {
+        if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync) {
+            return;
+        }
+        boolean lazy = level.fastSkipHashing() == SKIP_NEVER;
+        maxInsertIndex = windowEnd - (MIN_MATCH_LENGTH - 1);
+
+        while (true) {
+            int lookahead = windowEnd - index;
+            if (lookahead < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH) {
+                if (!sync) {
+                    break;
+                }
+                if (lookahead == 0) {
+                    // Flush the current block, if any.
+                    if (byteAvailable) {
+                        tokens[tokenCount++] = window[index - 1] & 0xFF;
+                        byteAvailable = false;
+                    }
+                    if (tokenCount > 0) {
+                        writeBlock(index);
+                        tokenCount = 0;
+                    }
+                    break;
+                }
+            }
+            if (index < maxInsertIndex) {
+                int hash = hash4(window, index) & HASH_MASK;
+                chainHead = hashHead[hash];
+                hashPrev[index & WINDOW_MASK] = chainHead;
+                hashHead[hash] = index + hashOffset;
+            }
+            int prevLength = length;
+            int prevOffset = offset;
+            length = MIN_MATCH_LENGTH - 1;
+            offset = 0;
+            int minIndex = Math.max(index - WINDOW_SIZE, 0);
+
+            if (chainHead - hashOffset >= minIndex
+                    && (!lazy && lookahead > MIN_MATCH_LENGTH - 1
+                        || lazy && lookahead > prevLength && prevLength < level.lazy())) {
+                int match = findMatch(index, chainHead - hashOffset, MIN_MATCH_LENGTH - 1, lookahead);
+                if (match != 0) {
+                    length = match & 0xFFFF;
+                    offset = match >>> 16;
+                }
+            }
+            if (!lazy && length >= MIN_MATCH_LENGTH || lazy && prevLength >= MIN_MATCH_LENGTH && length <= prevLength) {
+                // Emit the previous match (lazy) or this one (greedy).
+                if (lazy) {
+                    tokens[tokenCount++] =
+                            Tokens.matchToken(prevLength - BASE_MATCH_LENGTH, prevOffset - BASE_MATCH_OFFSET);
+                } else {
+                    tokens[tokenCount++] = Tokens.matchToken(length - BASE_MATCH_LENGTH, offset - BASE_MATCH_OFFSET);
+                }
+                // Hash every string up to the end of the match; index and index-1 are in already.
+                // Without enough lookahead the last two strings are not inserted.
+                if (length <= level.fastSkipHashing()) {
+                    int newIndex = lazy ? index + prevLength - 1 : index + length;
+                    int i = index;
+                    for (i++; i < newIndex; i++) {
+                        if (i < maxInsertIndex) {
+                            int hash = hash4(window, i) & HASH_MASK;
+                            hashPrev[i & WINDOW_MASK] = hashHead[hash];
+                            hashHead[hash] = i + hashOffset;
+                        }
+                    }
+                    index = i;
+                    if (lazy) {
+                        byteAvailable = false;
+                        length = MIN_MATCH_LENGTH - 1;
+                    }
+                } else {
+                    // Matches this long are not worth hashing every position of.
+                    index += length;
+                }
+                if (tokenCount == MAX_FLATE_BLOCK_TOKENS) {
+                    // The block includes the current character.
+                    writeBlock(index);
+                    tokenCount = 0;
+                }
+            } else {
+                if (!lazy || byteAvailable) {
+                    int i = lazy ? index - 1 : index;
+                    tokens[tokenCount++] = window[i] & 0xFF;
+                    if (tokenCount == MAX_FLATE_BLOCK_TOKENS) {
+                        writeBlock(i + 1);
+                        tokenCount = 0;
+                    }
+                }
+                index++;
+                if (lazy) {
+                    byteAvailable = true;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.layerfold.dedup.codec.deflate.golang;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/** Inputs of the kinds layers hold: random (already compressed), repetitive, text, binaries, tars. */
+final class TestInputs {
+
+    private TestInputs() {
+    }
+
+    static byte[] random(int size, long seed) {
+        byte[] data = new byte[size];
+        new Random(seed).nextBytes(data);
+        return data;
+    }
+
+    /** Long runs, short repeated phrases and repeats at every distance class, rarely broken. */
+    static byte[] repetitive(int size, long seed) {
+        Random random = new Random(seed);
+        byte[] data = new byte[size];
+        int i = 0;
+        while (i < size) {
+            int run = Math.min(size - i, 1 + random.nextInt(2000));
+            switch (random.nextInt(4)) {
+                case 0 -> java.util.Arrays.fill(data, i, i + run, (byte) random.nextInt(4));
+                case 1 -> {
+                    byte[] phrase = "layer/".repeat(1 + random.nextInt(3)).getBytes(StandardCharsets.US_ASCII);
+                    for (int j = 0; j < run; j++) {
+                        data[i + j] = phrase[j % phrase.length];
+                    }
+                }
+                case 2 -> {
+                    // A copy from somewhere earlier, far or near.
+                    int distance = 1 + random.nextInt(Math.max(1, Math.min(i, 40_000)));
+                    for (int j = 0; j < run; j++) {
+                        data[i + j] = i >= distance ? data[i + j - distance] : (byte) j;
+                    }
+                }
+                default -> {
+                    for (int j = 0; j < run; j++) {
+                        data[i + j] = (byte) ('a' + random.nextInt(3));
+                    }
+                }
+            }
+            i += run;
+        }
+        return data;
+    }
+
+    /** The Go sources of a package tree: real text, up to {@code limit} bytes. */
+    static byte[] text(Path goRoot, int limit) {
+        try (Stream<Path> files = Files.walk(goRoot.resolve("src/compress"))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            for (Path file : files.filter(f -> f.toString().endsWith(".go")).sorted().toList()) {
+                if (out.size() >= limit) {
+                    break;
+                }
+                out.write(Files.readAllBytes(file));
+            }
+            return java.util.Arrays.copyOf(out.toByteArray(), Math.min(limit, out.size()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The first {@code limit} bytes of a file. */
+    static byte[] head(Path file, int limit) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(limit);
+        }
+    }
+
+    /** Executables from /usr/bin between 200 KB and 1 MB, the first few by name. */
+    static List<Path> binaries(int count) {
+        try (Stream<Path> files = Files.list(Path.of("/usr/bin"))) {
+            return files.filter(Files::isRegularFile).filter(f -> size(f) > 200_000 && size(f) < 1_000_000)
+                    .sorted(Comparator.comparing(Path::toString)).limit(count).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** The first {@code limit} bytes of a tar of {@code directory}, as written by the system's tar. */
+    static byte[] tarOf(Path directory, int limit) {
+        try {
+            Process tar = startTar(directory);
+            try (InputStream in = tar.getInputStream()) {
+                return in.readNBytes(limit);
+            } finally {
+                tar.destroy();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An endless stream of tars of {@code directory}, one after the other. */
+    static InputStream repeatedTar(Path directory) {
+        return new InputStream() {
+            private Process tar;
+            private InputStream current = InputStream.nullInputStream();
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                while (true) {
+                    int n = current.read(b, off, len);
+                    if (n != 0 && n != -1 || len == 0) {
+                        return n;
+                    }
+                    close();
+                    tar = startTar(directory);
+                    current = tar.getInputStream();
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                current.close();
+                if (tar != null) {
+                    tar.destroy();
+                }
+            }
+        };
+    }
+
+    /** Starts the system's tar writing a tar of {@code directory} (sorted by name) to its stdout. */
+    static Process startTar(Path directory) throws IOException {
+        return new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", directory.getParent().toString(),
+                directory.getFileName().toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+}
