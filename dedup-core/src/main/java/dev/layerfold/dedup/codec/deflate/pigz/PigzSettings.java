@@ -1,0 +1,32 @@
+package dev.layerfold.dedup.codec.deflate.pigz;
+
+/**
+ * The pigz options that shape its deflate stream: level 1..9 ({@code -1} .. {@code -9}), block size in
+ * bytes ({@code -b} KiB; at least 32 KiB, 128 KiB by default), {@code --independent} (no dictionary
+ * carried between blocks) and whether pigz compressed in one thread ({@code -p 1}, or a one-CPU
+ * machine), which takes a different code path in pigz (single_compress()) than several threads
+ * (compress_thread()).
+ */
+public record PigzSettings(int level, int blockSize, boolean independent, boolean singleThread) {
+
+    /** pigz's default block size, 128 KiB. */
+    public static final int DEFAULT_BLOCK_SIZE = 128 * 1024;
+    /** pigz's DICT: the history carried from one block into the next. */
+    static final int DICTIONARY_SIZE = 32 * 1024;
+
+    public PigzSettings {
+        if (level < 1 || level > 9) {
+            throw new IllegalArgumentException("pigz level must be 1..9 (level 0 and zopfli's 11 are not"
+                    + " reproduced), got " + level);
+        }
+        if (blockSize < DICTIONARY_SIZE || blockSize % 1024 != 0) {
+            throw new IllegalArgumentException("pigz block size must be a multiple of 1 KiB and at least 32 KiB,"
+                    + " got " + blockSize);
+        }
+    }
+
+    /** pigz's defaults at {@code level}: 128 KiB blocks with dictionaries, several threads. */
+    public static PigzSettings of(int level) {
+        return new PigzSettings(level, DEFAULT_BLOCK_SIZE, false, false);
+    }
+}

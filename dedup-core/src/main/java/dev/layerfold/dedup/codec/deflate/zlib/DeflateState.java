@@ -1,0 +1,745 @@
+package dev.layerfold.dedup.codec.deflate.zlib;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Port of zlib 1.2.13's deflate.c for raw deflate (windowBits -9..-15): deflate_state and the functions
+ * that drive it. The caller is modelled as always having unlimited output space, so every
+ * {@code avail_out == 0} branch of the C code is unreachable and left out; everything else follows the
+ * C code statement for statement, including the bytes left in the window from earlier input, which
+ * longest_match() may read past the lookahead and which therefore influence which match wins.
+ */
+final class DeflateState {
+
+    static final int NO_FLUSH = 0;
+    static final int PARTIAL_FLUSH = 1;
+    static final int SYNC_FLUSH = 2;
+    static final int FULL_FLUSH = 3;
+    static final int FINISH = 4;
+    static final int BLOCK = 5;
+
+    private static final int MIN_MATCH = 3;
+    private static final int MAX_MATCH = 258;
+    private static final int MIN_LOOKAHEAD = MAX_MATCH + MIN_MATCH + 1;
+    private static final int TOO_FAR = 4096;
+    private static final int MAX_STORED = 65535;
+    /** last_flush after deflateReset(): deflateParams() need not flush. */
+    private static final int RESET_FLUSH = -2;
+
+    // block_state
+    private static final int NEED_MORE = 0;
+    private static final int BLOCK_DONE = 1;
+    private static final int FINISH_STARTED = 2;
+    private static final int FINISH_DONE = 3;
+
+    // configuration_table: good_length, max_lazy, nice_length, max_chain, func (0 stored, 1 fast, 2 slow)
+    private static final int[][] CONFIGURATION_TABLE = {
+        {0, 0, 0, 0, 0},
+        {4, 4, 8, 4, 1},
+        {4, 5, 16, 8, 1},
+        {4, 6, 32, 32, 1},
+        {4, 4, 16, 16, 2},
+        {8, 16, 32, 32, 2},
+        {8, 16, 128, 128, 2},
+        {8, 32, 128, 256, 2},
+        {32, 128, 258, 1024, 2},
+        {32, 258, 258, 4096, 2},
+    };
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+
+    private final PendingOutput out;
+    private final Trees trees;
+
+    private final int wSize;
+    private final int wMask;
+    private final int windowSize;
+    /** The sliding window; 8 bytes of slack let longest_match() compare 8 bytes at a time. */
+    private final byte[] window;
+    private final int[] prev;
+    private final int[] head;
+    private final int hashMask;
+    private final int hashShift;
+    private final int pendingBufSize;
+
+    private boolean finished;
+    private int lastFlush;
+    private int level;
+    private ZlibStrategy strategy;
+    private int maxLazyMatch;
+    private int goodMatch;
+    private int niceMatch;
+    private int maxChainLength;
+
+    private int insH;
+    private int blockStart;
+    private int strstart;
+    private int matchStart;
+    private int lookahead;
+    private int matchLength;
+    private int prevMatch;
+    private int prevLength;
+    private boolean matchAvailable;
+    private int insert;
+    /** deflate_stored()'s count of hash slides owed, for a later switch to a level above 0. */
+    private int matches;
+
+    private byte[] nextIn;
+    private int nextInPos;
+    private int availIn;
+
+    DeflateState(PendingOutput out, ZlibSettings settings) {
+        this.out = out;
+        this.wSize = 1 << settings.windowBits();
+        this.wMask = wSize - 1;
+        this.windowSize = 2 * wSize;
+        this.window = new byte[windowSize + 8];
+        this.prev = new int[wSize];
+        int hashBits = settings.memLevel() + 7;
+        this.head = new int[1 << hashBits];
+        this.hashMask = head.length - 1;
+        this.hashShift = (hashBits + MIN_MATCH - 1) / MIN_MATCH;
+        int litBufsize = 1 << (settings.memLevel() + 6);
+        this.pendingBufSize = litBufsize * 4;
+        this.trees = new Trees(out, litBufsize);
+        this.level = settings.level();
+        this.strategy = settings.strategy();
+        reset();
+    }
+
+    int level() {
+        return level;
+    }
+
+    /** deflateReset(): deflateResetKeep() plus lm_init(). The window keeps its bytes, as in zlib. */
+    void reset() {
+        finished = false;
+        lastFlush = RESET_FLUSH;
+        trees.init();
+        clearHash();
+        applyConfiguration();
+        strstart = 0;
+        blockStart = 0;
+        lookahead = 0;
+        insert = 0;
+        matchLength = prevLength = MIN_MATCH - 1;
+        matchAvailable = false;
+        insH = 0;
+    }
+
+    private void applyConfiguration() {
+        int[] config = CONFIGURATION_TABLE[level];
+        goodMatch = config[0];
+        maxLazyMatch = config[1];
+        niceMatch = config[2];
+        maxChainLength = config[3];
+    }
+
+    private void clearHash() {
+        Arrays.fill(head, 0);
+    }
+
+    /** slide_hash(). */
+    private void slideHash() {
+        int wsize = wSize;
+        for (int n = 0; n < head.length; n++) {
+            int m = head[n];
+            head[n] = m >= wsize ? m - wsize : 0;
+        }
+        for (int n = 0; n < wsize; n++) {
+            int m = prev[n];
+            prev[n] = m >= wsize ? m - wsize : 0;
+        }
+    }
+
+    /** deflateParams(). */
+    void params(int newLevel, ZlibStrategy newStrategy) {
+        int func = CONFIGURATION_TABLE[level][4];
+        if ((newStrategy != strategy || func != CONFIGURATION_TABLE[newLevel][4]) && lastFlush != RESET_FLUSH) {
+            deflate(BLOCK);
+            if (availIn != 0 || (strstart - blockStart) + lookahead != 0) {
+                throw new IllegalStateException("deflateParams: input left unflushed (zlib's Z_BUF_ERROR)");
+            }
+        }
+        if (level != newLevel) {
+            if (level == 0 && matches != 0) {
+                if (matches == 1) {
+                    slideHash();
+                } else {
+                    clearHash();
+                }
+                matches = 0;
+            }
+            level = newLevel;
+            applyConfiguration();
+        }
+        strategy = newStrategy;
+    }
+
+    /** deflateSetDictionary() for a raw stream. */
+    void setDictionary(byte[] dictionary, int offset, int dictLength) {
+        if (lookahead != 0) {
+            throw new IllegalStateException("deflateSetDictionary: input pending (zlib's Z_STREAM_ERROR)");
+        }
+        if (dictLength >= wSize) {
+            clearHash();
+            strstart = 0;
+            blockStart = 0;
+            insert = 0;
+            offset += dictLength - wSize;
+            dictLength = wSize;
+        }
+        byte[] savedIn = nextIn;
+        int savedPos = nextInPos;
+        int savedAvail = availIn;
+        nextIn = dictionary;
+        nextInPos = offset;
+        availIn = dictLength;
+        fillWindow();
+        while (lookahead >= MIN_MATCH) {
+            int str = strstart;
+            int n = lookahead - (MIN_MATCH - 1);
+            do {
+                insH = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
+                prev[str & wMask] = head[insH];
+                head[insH] = str;
+                str++;
+            } while (--n != 0);
+            strstart = str;
+            lookahead = MIN_MATCH - 1;
+            fillWindow();
+        }
+        strstart += lookahead;
+        blockStart = strstart;
+        insert = lookahead;
+        lookahead = 0;
+        matchLength = prevLength = MIN_MATCH - 1;
+        matchAvailable = false;
+        nextIn = savedIn;
+        nextInPos = savedPos;
+        availIn = savedAvail;
+    }
+
+    /** deflatePending(): the bits not yet written as a byte. */
+    int pendingBits() {
+        out.flushBits();
+        return out.bitCount();
+    }
+
+    /** deflatePrime(): inserts {@code bits} (0..16) low bits of {@code value} into the output. */
+    void prime(int bits, int value) {
+        if (bits < 0 || bits > 16) {
+            throw new IllegalArgumentException("deflatePrime takes 0..16 bits, got " + bits);
+        }
+        out.sendBits(value & ((1 << bits) - 1), bits);
+        out.flushBits();
+    }
+
+    /** deflate(): compresses all of {@code data[offset, offset + length)} with the given flush. */
+    void deflate(byte[] data, int offset, int length, int flush) {
+        nextIn = data;
+        nextInPos = offset;
+        availIn = length;
+        deflate(flush);
+        nextIn = null;
+    }
+
+    private void deflate(int flush) {
+        if (finished && flush != FINISH) {
+            throw new IllegalStateException("deflate stream already finished");
+        }
+        int oldFlush = lastFlush;
+        lastFlush = flush;
+
+        if (out.hasPendingBytes()) {
+            out.flushPending();
+        } else if (availIn == 0 && ZlibFlush.rank(flush) <= ZlibFlush.rank(oldFlush) && flush != FINISH) {
+            return; // zlib's Z_BUF_ERROR: nothing to do, not even a repeated flush marker
+        }
+        if (finished && availIn != 0) {
+            throw new IllegalStateException("input after the deflate stream was finished");
+        }
+
+        if (availIn != 0 || lookahead != 0 || (flush != NO_FLUSH && !finished)) {
+            int bstate;
+            if (level == 0) {
+                bstate = deflateStored(flush);
+            } else if (strategy == ZlibStrategy.HUFFMAN_ONLY) {
+                bstate = deflateHuff(flush);
+            } else if (strategy == ZlibStrategy.RLE) {
+                bstate = deflateRle(flush);
+            } else if (CONFIGURATION_TABLE[level][4] == 1) {
+                bstate = deflateFast(flush);
+            } else {
+                bstate = deflateSlow(flush);
+            }
+
+            if (bstate == FINISH_STARTED || bstate == FINISH_DONE) {
+                finished = true;
+            }
+            if (bstate == NEED_MORE || bstate == FINISH_STARTED) {
+                return;
+            }
+            if (bstate == BLOCK_DONE) {
+                if (flush == PARTIAL_FLUSH) {
+                    trees.align();
+                } else if (flush != BLOCK) {
+                    trees.storedBlock(null, 0, 0, false);
+                    if (flush == FULL_FLUSH) {
+                        clearHash();
+                        if (lookahead == 0) {
+                            strstart = 0;
+                            blockStart = 0;
+                            insert = 0;
+                        }
+                    }
+                }
+                out.flushPending();
+            }
+        }
+    }
+
+    /** read_buf(). */
+    private int readBuf(byte[] dest, int destPos, int size) {
+        int len = Math.min(availIn, size);
+        if (len == 0) {
+            return 0;
+        }
+        System.arraycopy(nextIn, nextInPos, dest, destPos, len);
+        nextInPos += len;
+        availIn -= len;
+        return len;
+    }
+
+    /** fill_window(). */
+    private void fillWindow() {
+        int wsize = wSize;
+        do {
+            int more = windowSize - lookahead - strstart;
+            if (strstart >= wsize + maxDist()) {
+                System.arraycopy(window, wsize, window, 0, wsize - more);
+                matchStart -= wsize;
+                strstart -= wsize;
+                blockStart -= wsize;
+                if (insert > strstart) {
+                    insert = strstart;
+                }
+                slideHash();
+                more += wsize;
+            }
+            if (availIn == 0) {
+                break;
+            }
+            int n = readBuf(window, strstart + lookahead, more);
+            lookahead += n;
+
+            if (lookahead + insert >= MIN_MATCH) {
+                int str = strstart - insert;
+                insH = window[str] & 0xff;
+                insH = ((insH << hashShift) ^ (window[str + 1] & 0xff)) & hashMask;
+                while (insert != 0) {
+                    insH = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
+                    prev[str & wMask] = head[insH];
+                    head[insH] = str;
+                    str++;
+                    insert--;
+                    if (lookahead + insert < MIN_MATCH) {
+                        break;
+                    }
+                }
+            }
+        } while (lookahead < MIN_LOOKAHEAD && availIn != 0);
+    }
+
+    private int maxDist() {
+        return wSize - MIN_LOOKAHEAD;
+    }
+
+    /** INSERT_STRING(): returns the previous head of the hash chain. */
+    private int insertString(int str) {
+        int h = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
+        insH = h;
+        int matchHead = head[h];
+        prev[str & wMask] = matchHead;
+        head[h] = str;
+        return matchHead;
+    }
+
+    /** FLUSH_BLOCK_ONLY(). */
+    private void flushBlock(boolean last) {
+        trees.flushBlock(level, strategy, blockStart >= 0 ? window : null, blockStart, strstart - blockStart, last);
+        blockStart = strstart;
+        out.flushPending();
+    }
+
+    /** longest_match(). */
+    private int longestMatch(int curMatch) {
+        int chainLength = maxChainLength;
+        byte[] w = window;
+        int scan = strstart;
+        int bestLen = prevLength;
+        int nice = niceMatch;
+        int limit = strstart > maxDist() ? strstart - maxDist() : 0;
+        int[] prv = prev;
+        int wmask = wMask;
+        byte scanEnd1 = w[scan + bestLen - 1];
+        byte scanEnd = w[scan + bestLen];
+        byte scan0 = w[scan];
+        byte scan1 = w[scan + 1];
+
+        if (prevLength >= goodMatch) {
+            chainLength >>>= 2;
+        }
+        if (nice > lookahead) {
+            nice = lookahead;
+        }
+        do {
+            int match = curMatch;
+            if (w[match + bestLen] != scanEnd || w[match + bestLen - 1] != scanEnd1
+                    || w[match] != scan0 || w[match + 1] != scan1) {
+                continue;
+            }
+            // Byte 2 is not compared: equal hashes and equal bytes 0 and 1 imply it (zlib relies on it too).
+            int len = MIN_MATCH + commonPrefix(w, scan + MIN_MATCH, match + MIN_MATCH, MAX_MATCH - MIN_MATCH);
+            if (len > bestLen) {
+                matchStart = curMatch;
+                bestLen = len;
+                if (len >= nice) {
+                    break;
+                }
+                scanEnd1 = w[scan + bestLen - 1];
+                scanEnd = w[scan + bestLen];
+            }
+        } while ((curMatch = prv[curMatch & wmask]) > limit && --chainLength != 0);
+
+        return Math.min(bestLen, lookahead);
+    }
+
+    /** How many bytes from {@code a} and {@code b} are equal, at most {@code max}. */
+    private static int commonPrefix(byte[] w, int a, int b, int max) {
+        int n = 0;
+        while (n < max) {
+            long x = (long) LONGS.get(w, a + n) ^ (long) LONGS.get(w, b + n);
+            if (x != 0) {
+                return Math.min(max, n + (Long.numberOfTrailingZeros(x) >>> 3));
+            }
+            n += 8;
+        }
+        return max;
+    }
+
+    /** deflate_stored(), with unlimited output space. */
+    private int deflateStored(int flush) {
+        int minBlock = Math.min(pendingBufSize - 5, wSize);
+        boolean last = false;
+        int used = availIn;
+        int len;
+        int left;
+        do {
+            len = MAX_STORED;
+            left = strstart - blockStart;
+            if (len > (long) left + availIn) {
+                len = left + availIn;
+            }
+            if (len < minBlock && ((len == 0 && flush != FINISH) || flush == NO_FLUSH || len != left + availIn)) {
+                break;
+            }
+            last = flush == FINISH && len == left + availIn;
+            // zlib writes a dummy stored header then patches its lengths; the bytes are the same.
+            out.sendBits(last ? 1 : 0, 3);
+            out.windup();
+            out.putShort(len);
+            out.putShort(~len & 0xffff);
+            out.flushPending();
+            if (left != 0) {
+                if (left > len) {
+                    left = len;
+                }
+                out.putBytes(window, blockStart, left);
+                blockStart += left;
+                len -= left;
+            }
+            if (len != 0) {
+                out.putBytes(nextIn, nextInPos, len);
+                nextInPos += len;
+                availIn -= len;
+            }
+            // zlib copies these bytes straight to next_out, so they must not linger as pending.
+            out.flushPending();
+        } while (!last);
+
+        used -= availIn;
+        if (used != 0) {
+            if (used >= wSize) {
+                matches = 2;
+                System.arraycopy(nextIn, nextInPos - wSize, window, 0, wSize);
+                strstart = wSize;
+                insert = strstart;
+            } else {
+                if (windowSize - strstart <= used) {
+                    strstart -= wSize;
+                    System.arraycopy(window, wSize, window, 0, strstart);
+                    if (matches < 2) {
+                        matches++;
+                    }
+                    if (insert > strstart) {
+                        insert = strstart;
+                    }
+                }
+                System.arraycopy(nextIn, nextInPos - used, window, strstart, used);
+                strstart += used;
+                insert += Math.min(used, wSize - insert);
+            }
+            blockStart = strstart;
+        }
+        if (last) {
+            return FINISH_DONE;
+        }
+        if (flush != NO_FLUSH && flush != FINISH && availIn == 0 && strstart == blockStart) {
+            return BLOCK_DONE;
+        }
+
+        int have = windowSize - strstart;
+        if (availIn > have && blockStart >= wSize) {
+            blockStart -= wSize;
+            strstart -= wSize;
+            System.arraycopy(window, wSize, window, 0, strstart);
+            if (matches < 2) {
+                matches++;
+            }
+            have += wSize;
+            if (insert > strstart) {
+                insert = strstart;
+            }
+        }
+        if (have > availIn) {
+            have = availIn;
+        }
+        if (have != 0) {
+            readBuf(window, strstart, have);
+            strstart += have;
+            insert += Math.min(have, wSize - insert);
+        }
+
+        have = (out.bitCount() + 42) >> 3;
+        have = Math.min(pendingBufSize - have, MAX_STORED);
+        minBlock = Math.min(have, wSize);
+        left = strstart - blockStart;
+        if (left >= minBlock || ((left != 0 || flush == FINISH) && flush != NO_FLUSH && availIn == 0 && left <= have)) {
+            len = Math.min(left, have);
+            last = flush == FINISH && availIn == 0 && len == left;
+            trees.storedBlock(window, blockStart, len, last);
+            blockStart += len;
+            out.flushPending();
+        }
+        return last ? FINISH_STARTED : NEED_MORE;
+    }
+
+    /** deflate_fast(): levels 1 to 3, no lazy matching. */
+    private int deflateFast(int flush) {
+        for (;;) {
+            if (lookahead < MIN_LOOKAHEAD) {
+                fillWindow();
+                if (lookahead < MIN_LOOKAHEAD && flush == NO_FLUSH) {
+                    return NEED_MORE;
+                }
+                if (lookahead == 0) {
+                    break;
+                }
+            }
+            int hashHead = 0;
+            if (lookahead >= MIN_MATCH) {
+                hashHead = insertString(strstart);
+            }
+            if (hashHead != 0 && strstart - hashHead <= maxDist()) {
+                matchLength = longestMatch(hashHead);
+            }
+            boolean bflush;
+            if (matchLength >= MIN_MATCH) {
+                bflush = trees.tallyDist(strstart - matchStart, matchLength - MIN_MATCH);
+                lookahead -= matchLength;
+                if (matchLength <= maxLazyMatch && lookahead >= MIN_MATCH) {
+                    matchLength--;
+                    do {
+                        strstart++;
+                        insertString(strstart);
+                    } while (--matchLength != 0);
+                    strstart++;
+                } else {
+                    strstart += matchLength;
+                    matchLength = 0;
+                    insH = window[strstart] & 0xff;
+                    insH = ((insH << hashShift) ^ (window[strstart + 1] & 0xff)) & hashMask;
+                }
+            } else {
+                bflush = trees.tallyLit(window[strstart] & 0xff);
+                lookahead--;
+                strstart++;
+            }
+            if (bflush) {
+                flushBlock(false);
+            }
+        }
+        insert = Math.min(strstart, MIN_MATCH - 1);
+        return finishBlock(flush);
+    }
+
+    /** The common ending of deflate_fast, deflate_slow, deflate_rle and deflate_huff. */
+    private int finishBlock(int flush) {
+        if (flush == FINISH) {
+            flushBlock(true);
+            return FINISH_DONE;
+        }
+        if (trees.hasSymbols()) {
+            flushBlock(false);
+        }
+        return BLOCK_DONE;
+    }
+
+    /** deflate_slow(): levels 4 to 9, lazy matching. */
+    private int deflateSlow(int flush) {
+        for (;;) {
+            if (lookahead < MIN_LOOKAHEAD) {
+                fillWindow();
+                if (lookahead < MIN_LOOKAHEAD && flush == NO_FLUSH) {
+                    return NEED_MORE;
+                }
+                if (lookahead == 0) {
+                    break;
+                }
+            }
+            int hashHead = 0;
+            if (lookahead >= MIN_MATCH) {
+                hashHead = insertString(strstart);
+            }
+            prevLength = matchLength;
+            prevMatch = matchStart;
+            matchLength = MIN_MATCH - 1;
+
+            if (hashHead != 0 && prevLength < maxLazyMatch && strstart - hashHead <= maxDist()) {
+                matchLength = longestMatch(hashHead);
+                if (matchLength <= 5 && (strategy == ZlibStrategy.FILTERED
+                        || (matchLength == MIN_MATCH && strstart - matchStart > TOO_FAR))) {
+                    matchLength = MIN_MATCH - 1;
+                }
+            }
+            if (prevLength >= MIN_MATCH && matchLength <= prevLength) {
+                int maxInsert = strstart + lookahead - MIN_MATCH;
+                boolean bflush = trees.tallyDist(strstart - 1 - prevMatch, prevLength - MIN_MATCH);
+                lookahead -= prevLength - 1;
+                prevLength -= 2;
+                do {
+                    if (++strstart <= maxInsert) {
+                        insertString(strstart);
+                    }
+                } while (--prevLength != 0);
+                matchAvailable = false;
+                matchLength = MIN_MATCH - 1;
+                strstart++;
+                if (bflush) {
+                    flushBlock(false);
+                }
+            } else if (matchAvailable) {
+                if (trees.tallyLit(window[strstart - 1] & 0xff)) {
+                    flushBlock(false);
+                }
+                strstart++;
+                lookahead--;
+            } else {
+                matchAvailable = true;
+                strstart++;
+                lookahead--;
+            }
+        }
+        if (matchAvailable) {
+            trees.tallyLit(window[strstart - 1] & 0xff);
+            matchAvailable = false;
+        }
+        insert = Math.min(strstart, MIN_MATCH - 1);
+        return finishBlock(flush);
+    }
+
+    /** deflate_rle(): runs of one byte, matches of distance one only. */
+    private int deflateRle(int flush) {
+        byte[] w = window;
+        for (;;) {
+            if (lookahead <= MAX_MATCH) {
+                fillWindow();
+                if (lookahead <= MAX_MATCH && flush == NO_FLUSH) {
+                    return NEED_MORE;
+                }
+                if (lookahead == 0) {
+                    break;
+                }
+            }
+            matchLength = 0;
+            if (lookahead >= MIN_MATCH && strstart > 0) {
+                int scan = strstart - 1;
+                byte prevByte = w[scan];
+                if (prevByte == w[scan + 1] && prevByte == w[scan + 2] && prevByte == w[scan + 3]) {
+                    // zlib scans to strstart + MAX_MATCH in steps of 8 past the first three.
+                    int strend = strstart + MAX_MATCH;
+                    scan += 3;
+                    do {
+                        int stop = scan + 8;
+                        while (scan < stop && prevByte == w[scan + 1]) {
+                            scan++;
+                        }
+                        if (scan < stop) {
+                            scan++;
+                            break;
+                        }
+                    } while (scan < strend);
+                    matchLength = MAX_MATCH - (strend - scan);
+                    if (matchLength > lookahead) {
+                        matchLength = lookahead;
+                    }
+                }
+            }
+            boolean bflush;
+            if (matchLength >= MIN_MATCH) {
+                bflush = trees.tallyDist(1, matchLength - MIN_MATCH);
+                lookahead -= matchLength;
+                strstart += matchLength;
+                matchLength = 0;
+            } else {
+                bflush = trees.tallyLit(w[strstart] & 0xff);
+                lookahead--;
+                strstart++;
+            }
+            if (bflush) {
+                flushBlock(false);
+            }
+        }
+        insert = 0;
+        return finishBlock(flush);
+    }
+
+    /** deflate_huff(): literals only. */
+    private int deflateHuff(int flush) {
+        for (;;) {
+            if (lookahead == 0) {
+                fillWindow();
+                if (lookahead == 0) {
+                    if (flush == NO_FLUSH) {
+                        return NEED_MORE;
+                    }
+                    break;
+                }
+            }
+            matchLength = 0;
+            boolean bflush = trees.tallyLit(window[strstart] & 0xff);
+            lookahead--;
+            strstart++;
+            if (bflush) {
+                flushBlock(false);
+            }
+        }
+        insert = 0;
+        return finishBlock(flush);
+    }
+}
