@@ -1,0 +1,89 @@
+package dev.layerfold.storage.redis;
+
+import static dev.layerfold.storage.redis.RedisCalls.call;
+
+import dev.layerfold.storage.lease.Lease;
+import dev.layerfold.storage.lease.Leases;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Refills the Redis index from the bucket's records when Redis lost it (a new or flushed Redis, a
+ * restart without persistence). A marker key says the index is complete; it is written only after a
+ * full pass, so a rebuild that dies halfway is redone. One process rebuilds under a lease while the
+ * others wait for the marker.
+ *
+ * <p>A rebuild only adds entries, so a record deleted while the listing passes it can come back into
+ * the index (not the bucket) until it is deleted again; deletions are rare and run by operators.
+ */
+final class IndexRebuild {
+
+    /** Applies one record, read from the bucket, to the index. */
+    @FunctionalInterface
+    interface Indexer {
+        void index(BucketRecords.Fact fact, Optional<String> body) throws IOException;
+    }
+
+    private static final String LEASE = "index-rebuild";
+    private static final Duration LEASE_TIME_TO_LIVE = Duration.ofSeconds(30);
+    private static final Duration LONGEST_WAIT = Duration.ofMinutes(30);
+
+    private final RedisClusterCommands<String, String> redis;
+    private final IndexKeys keys;
+    private final BucketRecords records;
+    private final Leases leases;
+    private final Indexer indexer;
+
+    IndexRebuild(RedisClusterCommands<String, String> redis, IndexKeys keys, BucketRecords records, Leases leases,
+                 Indexer indexer) {
+        this.redis = redis;
+        this.keys = keys;
+        this.records = records;
+        this.leases = leases;
+        this.indexer = indexer;
+    }
+
+    /**
+     * Rebuilds the index unless it is complete, waiting if another process is at it. Returns true if
+     * the index was incomplete, so a lookup that found nothing should look again.
+     */
+    boolean ensureComplete() throws IOException {
+        if (isComplete()) {
+            return false;
+        }
+        try (Lease lease = leases.acquire(LEASE, LEASE_TIME_TO_LIVE, LONGEST_WAIT)) {
+            if (!isComplete()) {
+                rebuild(lease);
+            }
+        }
+        return true;
+    }
+
+    private boolean isComplete() throws IOException {
+        return call("check the index marker", () -> redis.exists(keys.indexComplete())) > 0;
+    }
+
+    private void rebuild(Lease lease) throws IOException {
+        try {
+            for (S3Object object : records.all()) {
+                if (!lease.isHeld()) {
+                    throw new IOException("lost the index-rebuild lease (Redis unreachable for "
+                            + LEASE_TIME_TO_LIVE + "?); the next start or lookup rebuilds again");
+                }
+                Optional<BucketRecords.Fact> fact = BucketRecords.parse(object.key());
+                if (fact.isPresent()) {
+                    Optional<String> body = fact.get() instanceof BucketRecords.BlobLink
+                            ? Optional.of("") : records.read(object.key());
+                    indexer.index(fact.get(), body);
+                }
+            }
+        } catch (SdkException e) {
+            throw new IOException("cannot list the metadata records in the bucket: " + e.getMessage(), e);
+        }
+        call("mark the index complete", () -> redis.set(keys.indexComplete(), "1"));
+    }
+}

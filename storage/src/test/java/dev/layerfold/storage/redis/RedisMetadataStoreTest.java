@@ -1,0 +1,155 @@
+package dev.layerfold.storage.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.metadata.Descriptor;
+import dev.layerfold.storage.metadata.ManifestRecord;
+import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.metadata.MetadataStoreContract;
+import dev.layerfold.storage.s3.S3Bucket;
+import dev.layerfold.storage.s3.S3Settings;
+import dev.layerfold.storage.testserver.RedisServer;
+import dev.layerfold.storage.testserver.S3Server;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/** The metadata contract on real Redis and S3 servers, plus what the bucket-backed index adds. */
+class RedisMetadataStoreTest extends MetadataStoreContract {
+
+    private S3Bucket bucket;
+    private String namespace;
+
+    /** The Redis URL the stores connect to; the cluster variant overrides it. */
+    protected String redisUrl() {
+        return RedisServer.shared().url();
+    }
+
+    protected boolean cluster() {
+        return false;
+    }
+
+    @Override
+    protected MetadataStore newStore() throws Exception {
+        S3Server server = S3Server.shared();
+        bucket = S3Bucket.connect(new S3Settings(server.endpoint(), server.region(), server.newBucket(), true,
+                server.accessKey(), server.secretKey(), false, S3Settings.DEFAULT_PART_SIZE));
+        namespace = RedisServer.newNamespace();
+        return reopen();
+    }
+
+    @Override
+    protected MetadataStore reopen() throws Exception {
+        return new RedisMetadataStore(RedisConnection.open(redisUrl(), cluster()), bucket, namespace);
+    }
+
+    @AfterEach
+    void closeBucket() {
+        bucket.close();
+    }
+
+    @Test
+    void everyAcknowledgedWriteIsARecordInTheBucket() throws Exception {
+        Digest manifest = digest("manifest");
+        store.linkBlob(REPO, digest("layer"));
+        store.linkManifest(REPO, new ManifestRecord(manifest, IMAGE_MANIFEST, 10));
+        store.putTag(REPO, "latest", manifest);
+        store.addReferrer(REPO, manifest, new Descriptor(IMAGE_MANIFEST, digest("signature"), 1, null, Map.of()));
+
+        assertThat(recordKeys()).containsExactlyInAnyOrder(
+                BucketRecords.blob(REPO, digest("layer")),
+                BucketRecords.manifest(REPO, manifest),
+                BucketRecords.tag(REPO, "latest"),
+                BucketRecords.referrer(REPO, manifest, digest("signature")));
+        assertThat(bucket.getSmall(BucketRecords.tag(REPO, "latest")).orElseThrow().asUtf8String())
+                .isEqualTo(manifest.toString());
+    }
+
+    @Test
+    void deletingAManifestDeletesItsRecordsWithIt() throws Exception {
+        Digest manifest = digest("manifest");
+        Digest subject = digest("subject");
+        store.linkManifest(REPO, new ManifestRecord(manifest, IMAGE_MANIFEST, 10));
+        store.putTag(REPO, "latest", manifest);
+        store.addReferrer(REPO, subject, new Descriptor(IMAGE_MANIFEST, manifest, 10, null, Map.of()));
+
+        store.unlinkManifest(REPO, manifest);
+
+        assertThat(recordKeys()).isEmpty();
+    }
+
+    @Test
+    void indexLostByRedisIsRebuiltFromTheBucketOnStart() throws Exception {
+        Digest manifest = digest("manifest");
+        Descriptor signature = new Descriptor(IMAGE_MANIFEST, digest("signature"), 7, "application/example",
+                Map.of("created by", "a \"signer\"\nwith=odd;chars"));
+        store.linkBlob(REPO, digest("layer"));
+        store.linkManifest(REPO, new ManifestRecord(manifest, IMAGE_MANIFEST, 42));
+        store.putTag(REPO, "latest", manifest);
+        store.putTag(REPO, "v1", manifest);
+        store.addReferrer(REPO, manifest, signature);
+        store.close();
+        forgetEverythingInRedis();
+
+        store = reopen();
+
+        assertThat(store.hasBlob(REPO, digest("layer"))).isTrue();
+        assertThat(store.manifest(REPO, manifest)).contains(new ManifestRecord(manifest, IMAGE_MANIFEST, 42));
+        assertThat(store.tags(REPO, Optional.empty(), 10)).containsExactly("latest", "v1");
+        assertThat(store.referrers(REPO, manifest)).containsExactly(signature);
+        assertThat(store.repositories(Optional.empty(), 10)).containsExactly(REPO);
+    }
+
+    @Test
+    void runningStoreRebuildsTheIndexWhenALookupFindsRedisEmptied() throws Exception {
+        Digest manifest = digest("manifest");
+        store.putTag(REPO, "latest", manifest);
+        forgetEverythingInRedis();
+
+        assertThat(store.tag(REPO, "latest")).contains(manifest);
+        assertThat(store.tag(REPO, "never-pushed")).isEmpty();
+    }
+
+    @Test
+    void twoProcessesSharingBucketAndRedisSeeEachOthersWrites() throws Exception {
+        try (MetadataStore other = reopen()) {
+            Digest manifest = digest("manifest");
+            other.linkManifest(REPO, new ManifestRecord(manifest, IMAGE_MANIFEST, 1));
+            other.putTag(REPO, "latest", manifest);
+
+            assertThat(store.tag(REPO, "latest")).contains(manifest);
+            assertThat(store.unlinkManifest(REPO, manifest)).isTrue();
+            assertThat(other.tag(REPO, "latest")).isEmpty();
+        }
+    }
+
+    private List<String> recordKeys() {
+        List<String> keys = new ArrayList<>();
+        for (S3Object object : bucket.list(BucketRecords.ROOT)) {
+            keys.add(object.key());
+        }
+        return keys;
+    }
+
+    /** As after a Redis restart without persistence: every key of this store's namespace is gone. */
+    private void forgetEverythingInRedis() {
+        try (RedisConnection connection = RedisConnection.open(redisUrl(), cluster())) {
+            RedisClusterCommands<String, String> redis = connection.commands();
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.matches(namespace + ":*").limit(500));
+                page.getKeys().forEach(redis::del);
+                cursor = page;
+            } while (!cursor.isFinished());
+        }
+    }
+}
