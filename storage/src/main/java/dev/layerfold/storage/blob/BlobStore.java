@@ -30,6 +30,7 @@ public interface BlobStore {
     /**
      * Streams {@code length} bytes of a published blob starting at {@code offset}
      * ({@code length < 0} reads to the end), or empty if the blob does not exist.
+     * A range reaching past the end stops at the end; an offset at or past the end yields no bytes.
      * The caller closes the stream.
      */
     Optional<InputStream> open(Digest digest, long offset, long length) throws IOException;
@@ -49,7 +50,8 @@ public interface BlobStore {
     void startUpload(String uploadId) throws IOException;
 
     /**
-     * Appends the whole of {@code data} to the upload and returns the upload's new size.
+     * Appends the whole of {@code data} to the upload and returns the upload's new size. All or
+     * nothing: if reading {@code data} fails (a client disconnects), the upload keeps its previous size.
      *
      * @throws UploadNotFoundException if the upload does not exist (never started, published or aborted)
      */

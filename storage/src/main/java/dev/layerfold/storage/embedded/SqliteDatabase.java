@@ -1,181 +1,182 @@
 package dev.layerfold.storage.embedded;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The SQLite file behind the embedded metadata store: one connection, used by one thread at a time.
+ * The SQLite file behind the embedded metadata store: one writer connection and a few readers.
  *
  * <p>WAL with {@code synchronous=FULL} syncs the log on every commit, so an acknowledged write
- * survives kill -9 and power loss. Metadata operations are tiny, so serialising them on one
- * connection costs less than the fsync each commit pays anyway. A {@link ReentrantLock} rather than
- * {@code synchronized} keeps virtual threads unpinned while they wait.
+ * survives kill -9 and power loss. SQLite allows one writer at a time anyway, so writes share one
+ * connection behind a lock; in WAL mode readers never wait for that writer's fsync, so they get
+ * connections of their own. Locks and queues rather than {@code synchronized} keep virtual threads
+ * unpinned while they wait.
  */
 final class SqliteDatabase implements AutoCloseable {
 
     /** How long a writer waits for another process holding the write lock before failing. */
     private static final int BUSY_TIMEOUT_MILLIS = 10_000;
 
-    private static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS repositories (
-              name TEXT PRIMARY KEY
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS blob_links (
-              repository TEXT NOT NULL,
-              digest TEXT NOT NULL,
-              PRIMARY KEY (repository, digest)
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS manifests (
-              repository TEXT NOT NULL,
-              digest TEXT NOT NULL,
-              media_type TEXT NOT NULL,
-              size INTEGER NOT NULL,
-              PRIMARY KEY (repository, digest)
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS tags (
-              repository TEXT NOT NULL,
-              tag TEXT NOT NULL,
-              digest TEXT NOT NULL,
-              PRIMARY KEY (repository, tag)
-            ) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS tags_by_digest ON tags (repository, digest);
-            CREATE TABLE IF NOT EXISTS referrers (
-              repository TEXT NOT NULL,
-              subject TEXT NOT NULL,
-              referrer TEXT NOT NULL,
-              media_type TEXT NOT NULL,
-              size INTEGER NOT NULL,
-              artifact_type TEXT,
-              PRIMARY KEY (repository, subject, referrer)
-            ) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS referrers_by_referrer ON referrers (repository, referrer);
-            CREATE TABLE IF NOT EXISTS referrer_annotations (
-              repository TEXT NOT NULL,
-              subject TEXT NOT NULL,
-              referrer TEXT NOT NULL,
-              name TEXT NOT NULL,
-              value TEXT NOT NULL,
-              PRIMARY KEY (repository, subject, referrer, name),
-              FOREIGN KEY (repository, subject, referrer)
-                REFERENCES referrers (repository, subject, referrer) ON DELETE CASCADE
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS uploads (
-              id TEXT PRIMARY KEY,
-              repository TEXT NOT NULL,
-              size INTEGER NOT NULL,
-              hash_state BLOB NOT NULL,
-              started_at_millis INTEGER NOT NULL,
-              updated_at_millis INTEGER NOT NULL
-            );
-            CREATE INDEX IF NOT EXISTS uploads_by_update ON uploads (updated_at_millis);
-            """;
+    private static final int READERS = 4;
 
-    /** Work done on the connection while the caller holds it exclusively. */
+    /** Work done on a connection the caller holds exclusively, inside one transaction. */
     @FunctionalInterface
     interface Work<T> {
         T run(Connection connection) throws SQLException;
     }
 
     private final Path file;
-    private final Connection connection;
-    private final ReentrantLock lock = new ReentrantLock();
-    private boolean closed;
+    private final Connection writer;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final BlockingQueue<Connection> readers;
+    private volatile boolean closed;
 
-    private SqliteDatabase(Path file, Connection connection) {
+    private SqliteDatabase(Path file, Connection writer, BlockingQueue<Connection> readers) {
         this.file = file;
-        this.connection = connection;
+        this.writer = writer;
+        this.readers = readers;
     }
 
     static SqliteDatabase open(Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
+        Path absolute = file.toAbsolutePath();
+        Files.createDirectories(absolute.getParent());
+        BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+        Connection writer = null;
         try {
-            Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MILLIS);
+            writer = connect(absolute);
+            try (Statement statement = writer.createStatement()) {
                 statement.execute("PRAGMA journal_mode = WAL");
-                statement.execute("PRAGMA synchronous = FULL");
-                statement.execute("PRAGMA foreign_keys = ON");
-                statement.executeUpdate("BEGIN IMMEDIATE");
-                for (String ddl : SCHEMA.split(";")) {
-                    if (!ddl.isBlank()) {
-                        statement.executeUpdate(ddl);
-                    }
-                }
-                statement.executeUpdate("COMMIT");
-            } catch (SQLException e) {
-                connection.close();
-                throw e;
             }
-            return new SqliteDatabase(file, connection);
+            SqliteSchema.createOrCheck(writer, absolute);
+            for (int i = 0; i < READERS; i++) {
+                Connection reader = connect(absolute);
+                readers.add(reader);
+                try (Statement statement = reader.createStatement()) {
+                    statement.execute("PRAGMA query_only = ON");
+                }
+            }
+            return new SqliteDatabase(absolute, writer, readers);
         } catch (SQLException e) {
-            throw new IOException("cannot open metadata database " + file + ": " + e.getMessage(), e);
+            closeAll(writer, readers, e);
+            throw new IOException("cannot open metadata database " + absolute + ": " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            closeAll(writer, readers, e);
+            throw e;
         }
     }
 
-    /** Runs one statement's worth of work; SQLite makes each statement atomic on its own. */
-    <T> T call(Work<T> work) throws IOException {
-        lock.lock();
+    /** Runs read-only work on a consistent snapshot, concurrently with other readers and the writer. */
+    <T> T read(Work<T> work) throws IOException {
+        Connection reader = borrowReader();
         try {
-            requireOpen();
-            return work.run(connection);
+            return inTransaction(reader, "BEGIN", work);
         } catch (SQLException e) {
             throw failure(e);
         } finally {
-            lock.unlock();
+            readers.add(reader);
         }
     }
 
     /**
-     * Runs several statements as one transaction. {@code BEGIN IMMEDIATE} takes the write lock up front,
-     * so another process cannot force a deadlock-induced rollback halfway.
+     * Runs work as one write transaction. {@code BEGIN IMMEDIATE} takes the write lock up front, so a
+     * writer in another process cannot force a rollback halfway.
      */
-    <T> T transaction(Work<T> work) throws IOException {
-        lock.lock();
+    <T> T write(Work<T> work) throws IOException {
+        writeLock.lock();
         try {
             requireOpen();
-            try (Statement statement = connection.createStatement()) {
-                statement.executeUpdate("BEGIN IMMEDIATE");
-                try {
-                    T result = work.run(connection);
-                    statement.executeUpdate("COMMIT");
-                    return result;
-                } catch (SQLException | RuntimeException | Error e) {
-                    try {
-                        statement.executeUpdate("ROLLBACK");
-                    } catch (SQLException rollbackFailure) {
-                        e.addSuppressed(rollbackFailure);
-                    }
-                    throw e;
-                }
-            }
+            return inTransaction(writer, "BEGIN IMMEDIATE", work);
         } catch (SQLException e) {
             throw failure(e);
         } finally {
-            lock.unlock();
+            writeLock.unlock();
         }
     }
 
+    /** Waits for running reads and writes, then closes every connection; later calls fail. */
     @Override
     public void close() {
-        lock.lock();
+        writeLock.lock();
         try {
-            if (!closed) {
-                closed = true;
-                connection.close();
+            if (closed) {
+                return;
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("closing metadata database " + file + " failed: " + e.getMessage(), e);
+            closed = true;
+            IllegalStateException failure = new IllegalStateException("closing metadata database " + file + " failed");
+            for (int i = 0; i < READERS; i++) {
+                closeQuietly(readers.poll(BUSY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), failure);
+            }
+            // The last connection to close checkpoints the WAL into the main file and removes it.
+            closeQuietly(writer, failure);
+            if (failure.getSuppressed().length > 0) {
+                throw failure;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
-            lock.unlock();
+            writeLock.unlock();
+        }
+    }
+
+    private static Connection connect(Path file) throws SQLException {
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA busy_timeout = " + BUSY_TIMEOUT_MILLIS);
+            // FULL syncs the WAL on every commit; NORMAL would lose the last commits on power loss.
+            statement.execute("PRAGMA synchronous = FULL");
+            statement.execute("PRAGMA foreign_keys = ON");
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
+    }
+
+    private static <T> T inTransaction(Connection connection, String begin, Work<T> work) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate(begin);
+            try {
+                T result = work.run(connection);
+                statement.executeUpdate("COMMIT");
+                return result;
+            } catch (SQLException | RuntimeException | Error e) {
+                try {
+                    statement.executeUpdate("ROLLBACK");
+                } catch (SQLException rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private Connection borrowReader() throws InterruptedIOException {
+        try {
+            while (true) {
+                requireOpen();
+                // Poll rather than take, so a reader waiting while the store closes gives up.
+                Connection reader = readers.poll(100, TimeUnit.MILLISECONDS);
+                if (reader != null) {
+                    if (closed) {
+                        readers.add(reader);
+                        requireOpen();
+                    }
+                    return reader;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a metadata database connection");
         }
     }
 
@@ -187,5 +188,21 @@ final class SqliteDatabase implements AutoCloseable {
 
     private IOException failure(SQLException e) {
         return new IOException("metadata database " + file + ": " + e.getMessage(), e);
+    }
+
+    private static void closeAll(Connection writer, BlockingQueue<Connection> readers, Throwable failure) {
+        closeQuietly(writer, failure);
+        readers.forEach(reader -> closeQuietly(reader, failure));
+    }
+
+    private static void closeQuietly(Connection connection, Throwable failure) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
     }
 }

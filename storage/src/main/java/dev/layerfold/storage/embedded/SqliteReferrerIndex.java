@@ -27,7 +27,7 @@ final class SqliteReferrerIndex implements ReferrerIndex {
     /** Adding a referrer again replaces its descriptor, so a re-pushed manifest's annotations are current. */
     @Override
     public void addReferrer(RepositoryName repository, Digest subject, Descriptor referrer) throws IOException {
-        db.transaction(c -> {
+        db.write(c -> {
             try (PreparedStatement upsert = c.prepareStatement("""
                     INSERT INTO referrers (repository, subject, referrer, media_type, size, artifact_type)
                     VALUES (?, ?, ?, ?, ?, ?)
@@ -52,7 +52,7 @@ final class SqliteReferrerIndex implements ReferrerIndex {
 
     @Override
     public List<Descriptor> referrers(RepositoryName repository, Digest subject) throws IOException {
-        return db.call(c -> {
+        return db.read(c -> {
             Map<String, Map<String, String>> annotations = annotations(c, repository, subject);
             try (PreparedStatement query = c.prepareStatement("""
                     SELECT referrer, media_type, size, artifact_type FROM referrers
@@ -75,7 +75,7 @@ final class SqliteReferrerIndex implements ReferrerIndex {
 
     @Override
     public boolean removeReferrer(RepositoryName repository, Digest subject, Digest referrer) throws IOException {
-        return db.call(c -> {
+        return db.write(c -> {
             try (PreparedStatement delete = c.prepareStatement(
                     "DELETE FROM referrers WHERE repository = ? AND subject = ? AND referrer = ?")) {
                 bindKey(delete, repository, subject, referrer);

@@ -27,7 +27,7 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
 
     @Override
     public void linkBlob(RepositoryName repository, Digest blob) throws IOException {
-        db.transaction(c -> {
+        db.write(c -> {
             update(c, "INSERT OR IGNORE INTO blob_links (repository, digest) VALUES (?, ?)", repository, blob);
             registerRepository(c, repository);
             return null;
@@ -36,12 +36,12 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
 
     @Override
     public boolean hasBlob(RepositoryName repository, Digest blob) throws IOException {
-        return db.call(c -> exists(c, "SELECT 1 FROM blob_links WHERE repository = ? AND digest = ?", repository, blob));
+        return db.read(c -> exists(c, "SELECT 1 FROM blob_links WHERE repository = ? AND digest = ?", repository, blob));
     }
 
     @Override
     public boolean unlinkBlob(RepositoryName repository, Digest blob) throws IOException {
-        return db.transaction(c -> {
+        return db.write(c -> {
             boolean removed = update(c, "DELETE FROM blob_links WHERE repository = ? AND digest = ?", repository, blob) > 0;
             forgetRepositoryIfUnlinked(c, repository);
             return removed;
@@ -50,7 +50,7 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
 
     @Override
     public void linkManifest(RepositoryName repository, ManifestRecord manifest) throws IOException {
-        db.transaction(c -> {
+        db.write(c -> {
             try (PreparedStatement insert = c.prepareStatement("""
                     INSERT INTO manifests (repository, digest, media_type, size) VALUES (?, ?, ?, ?)
                     ON CONFLICT (repository, digest) DO UPDATE SET media_type = excluded.media_type, size = excluded.size
@@ -68,7 +68,7 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
 
     @Override
     public Optional<ManifestRecord> manifest(RepositoryName repository, Digest digest) throws IOException {
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement(
                     "SELECT media_type, size FROM manifests WHERE repository = ? AND digest = ?")) {
                 query.setString(1, repository.value());
@@ -84,7 +84,7 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
 
     @Override
     public boolean unlinkManifest(RepositoryName repository, Digest digest) throws IOException {
-        return db.transaction(c -> {
+        return db.write(c -> {
             boolean removed = update(c, "DELETE FROM manifests WHERE repository = ? AND digest = ?", repository, digest) > 0;
             update(c, "DELETE FROM tags WHERE repository = ? AND digest = ?", repository, digest);
             // Annotations go with their referrer row (ON DELETE CASCADE).
@@ -96,7 +96,7 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
 
     @Override
     public boolean repositoryExists(RepositoryName repository) throws IOException {
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement("SELECT 1 FROM repositories WHERE name = ?")) {
                 query.setString(1, repository.value());
                 try (ResultSet row = query.executeQuery()) {
@@ -109,7 +109,7 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
     @Override
     public List<RepositoryName> repositories(Optional<RepositoryName> after, int limit) throws IOException {
         Pages.requireValidLimit(limit);
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement(
                     "SELECT name FROM repositories WHERE name > ? ORDER BY name LIMIT ?")) {
                 query.setString(1, after.map(RepositoryName::value).orElse(""));

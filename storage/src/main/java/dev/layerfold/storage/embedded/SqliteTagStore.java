@@ -21,7 +21,7 @@ final class SqliteTagStore implements TagStore {
 
     @Override
     public void putTag(RepositoryName repository, String tag, Digest manifest) throws IOException {
-        db.call(c -> {
+        db.write(c -> {
             try (PreparedStatement upsert = c.prepareStatement("""
                     INSERT INTO tags (repository, tag, digest) VALUES (?, ?, ?)
                     ON CONFLICT (repository, tag) DO UPDATE SET digest = excluded.digest
@@ -36,7 +36,7 @@ final class SqliteTagStore implements TagStore {
 
     @Override
     public Optional<Digest> tag(RepositoryName repository, String tag) throws IOException {
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement("SELECT digest FROM tags WHERE repository = ? AND tag = ?")) {
                 query.setString(1, repository.value());
                 query.setString(2, tag);
@@ -49,7 +49,7 @@ final class SqliteTagStore implements TagStore {
 
     @Override
     public boolean deleteTag(RepositoryName repository, String tag) throws IOException {
-        return db.call(c -> {
+        return db.write(c -> {
             try (PreparedStatement delete = c.prepareStatement("DELETE FROM tags WHERE repository = ? AND tag = ?")) {
                 delete.setString(1, repository.value());
                 delete.setString(2, tag);
@@ -61,7 +61,7 @@ final class SqliteTagStore implements TagStore {
     @Override
     public List<String> tags(RepositoryName repository, Optional<String> after, int limit) throws IOException {
         Pages.requireValidLimit(limit);
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement(
                     "SELECT tag FROM tags WHERE repository = ? AND tag > ? ORDER BY tag LIMIT ?")) {
                 query.setString(1, repository.value());

@@ -26,7 +26,7 @@ final class SqliteUploadStateStore implements UploadStateStore {
     /** @throws IllegalStateException if an upload with the same id exists */
     @Override
     public void createUpload(UploadState state) throws IOException {
-        db.call(c -> {
+        db.write(c -> {
             try (PreparedStatement insert = c.prepareStatement(
                     "INSERT INTO uploads (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
                 insert.setString(1, state.id());
@@ -45,7 +45,7 @@ final class SqliteUploadStateStore implements UploadStateStore {
 
     @Override
     public Optional<UploadState> upload(String uploadId) throws IOException {
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement("SELECT " + COLUMNS + " FROM uploads WHERE id = ?")) {
                 query.setString(1, uploadId);
                 try (ResultSet row = query.executeQuery()) {
@@ -57,7 +57,7 @@ final class SqliteUploadStateStore implements UploadStateStore {
 
     @Override
     public boolean advanceUpload(UploadState next, long expectedSize) throws IOException {
-        return db.call(c -> {
+        return db.write(c -> {
             try (PreparedStatement update = c.prepareStatement(
                     "UPDATE uploads SET size = ?, hash_state = ?, updated_at_millis = ? WHERE id = ? AND size = ?")) {
                 update.setLong(1, next.size());
@@ -72,7 +72,7 @@ final class SqliteUploadStateStore implements UploadStateStore {
 
     @Override
     public boolean deleteUpload(String uploadId) throws IOException {
-        return db.call(c -> {
+        return db.write(c -> {
             try (PreparedStatement delete = c.prepareStatement("DELETE FROM uploads WHERE id = ?")) {
                 delete.setString(1, uploadId);
                 return delete.executeUpdate() > 0;
@@ -82,7 +82,7 @@ final class SqliteUploadStateStore implements UploadStateStore {
 
     @Override
     public List<UploadState> uploadsIdleSince(Instant cutoff) throws IOException {
-        return db.call(c -> {
+        return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement(
                     "SELECT " + COLUMNS + " FROM uploads WHERE updated_at_millis < ? ORDER BY updated_at_millis, id")) {
                 query.setLong(1, cutoff.toEpochMilli());

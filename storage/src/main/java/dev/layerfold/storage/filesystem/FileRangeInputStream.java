@@ -14,6 +14,7 @@ final class FileRangeInputStream extends InputStream {
 
     private final FileChannel channel;
     private final long end;
+    private final byte[] single = new byte[1];
     private long position;
 
     /** Reads {@code [offset, end)} of the channel; {@code end} is clamped by the caller to the file size. */
@@ -25,8 +26,7 @@ final class FileRangeInputStream extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        return read(single, 0, 1) < 0 ? -1 : single[0] & 0xff;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.layerfold.storage.blob.UploadNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -30,12 +31,13 @@ public final class FilesystemBlobStore implements BlobStore {
     private final Path blobs;
     private final Path uploads;
 
+    /** Opens the store under {@code root}, creating the directory layout if it is missing. */
     public FilesystemBlobStore(Path root) throws IOException {
-        this.blobs = root.resolve("blobs");
-        this.uploads = root.resolve("uploads");
-        Files.createDirectories(blobs);
-        Files.createDirectories(uploads);
-        Fsync.directory(root);
+        Path absoluteRoot = root.toAbsolutePath();
+        this.blobs = absoluteRoot.resolve("blobs");
+        this.uploads = absoluteRoot.resolve("uploads");
+        createDirectoriesDurably(blobs);
+        createDirectoriesDurably(uploads);
     }
 
     @Override
@@ -145,6 +147,9 @@ public final class FilesystemBlobStore implements BlobStore {
             Files.move(upload, blob, StandardCopyOption.ATOMIC_MOVE);
         } catch (NoSuchFileException e) {
             throw new UploadNotFoundException(uploadId); // aborted concurrently
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("cannot publish blob " + digest + ": " + uploads + " and " + blobs
+                    + " must be on the same file system, so that a blob appears by one atomic rename", e);
         }
         Fsync.directory(blob.getParent());
         Fsync.directory(uploads);
@@ -177,14 +182,24 @@ public final class FilesystemBlobStore implements BlobStore {
         }
     }
 
-    /** Creates the blob's fan-out directories and syncs each new entry before a blob is renamed into them. */
-    private void createDirectoriesDurably(Path dir) throws IOException {
+    /**
+     * Creates {@code dir} and its missing parents, syncing each new entry into its parent, so a blob
+     * renamed into it cannot vanish with its directory after a power loss.
+     */
+    private static void createDirectoriesDurably(Path dir) throws IOException {
         if (Files.isDirectory(dir)) {
             return;
         }
+        Path topmostMissing = dir;
+        while (topmostMissing.getParent() != null && !Files.isDirectory(topmostMissing.getParent())) {
+            topmostMissing = topmostMissing.getParent();
+        }
         Files.createDirectories(dir);
-        for (Path created = dir; !created.equals(blobs); created = created.getParent()) {
+        for (Path created = dir; ; created = created.getParent()) {
             Fsync.directory(created.getParent());
+            if (created.equals(topmostMissing)) {
+                return;
+            }
         }
     }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The bookkeeping of upload sessions, kept apart from their bytes so that any registry process can
- * continue an upload another one started.
+ * continue an upload another one started. Timestamps are kept to the millisecond.
  */
 public interface UploadStateStore {
 

@@ -1,8 +1,20 @@
 package dev.layerfold.storage.embedded;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.layerfold.storage.crash.KillNine;
 import dev.layerfold.storage.metadata.MetadataStore;
 import dev.layerfold.storage.metadata.MetadataStoreContract;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SqliteMetadataStoreTest extends MetadataStoreContract {
@@ -18,5 +30,59 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
     @Override
     protected MetadataStore reopen() throws Exception {
         return new SqliteMetadataStore(dir.resolve("metadata.db"));
+    }
+
+    @Test
+    void tagsAcknowledgedBeforeAKillDashNineAreThereAfterReopening() throws Exception {
+        Path db = dir.resolve("killed.db");
+
+        List<String> acknowledged = KillNine.killAfter(100, TagWritingProcess.class, dir, db.toString());
+
+        try (MetadataStore reopened = new SqliteMetadataStore(db)) {
+            for (String tag : acknowledged) {
+                assertThat(reopened.tag(TagWritingProcess.REPOSITORY, tag)).contains(TagWritingProcess.digestOf(tag));
+            }
+        }
+    }
+
+    @Test
+    void databaseFileIsInWalMode() throws Exception {
+        store.putTag(REPO, "latest", digest("manifest"));
+
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("metadata.db"));
+             Statement statement = connection.createStatement();
+             ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
+            // WAL is a property of the file; synchronous=FULL is per connection and cannot be read from outside.
+            assertThat(mode.next()).isTrue();
+            assertThat(mode.getString(1)).isEqualToIgnoringCase("wal");
+        }
+    }
+
+    @Test
+    void refusesADatabaseWrittenByANewerRelease() throws Exception {
+        store.close();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("metadata.db"));
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("PRAGMA user_version = " + (SqliteSchema.VERSION + 1));
+        }
+
+        assertThatThrownBy(this::reopen).isInstanceOf(IOException.class)
+                .hasMessageContaining("written by a newer Layerfold");
+    }
+
+    @Test
+    void closedStoreFailsClearly() {
+        store.close();
+
+        assertThatThrownBy(() -> store.tag(REPO, "latest")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is closed");
+        assertThatThrownBy(() -> store.putTag(REPO, "latest", digest("manifest")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("is closed");
+    }
+
+    @Test
+    void negativePageLimitIsRejected() {
+        assertThatThrownBy(() -> store.tags(REPO, Optional.empty(), -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be negative");
     }
 }

@@ -7,10 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.blob.BlobStoreContract;
+import dev.layerfold.storage.blob.GeneratedContent;
 import dev.layerfold.storage.blob.UploadNotFoundException;
+import dev.layerfold.storage.crash.KillNine;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +40,26 @@ class FilesystemBlobStoreTest extends BlobStoreContract {
 
         assertThat(root.resolve("blobs/sha256").resolve(digest.hex().substring(0, 2)).resolve(digest.hex()))
                 .hasContent("laid out");
+    }
+
+    @Test
+    void blobsAcknowledgedBeforeAKillDashNineAreWholeAndNoPartialBlobIsVisible() throws Exception {
+        Path killed = root.resolve("killed");
+
+        List<String> acknowledged = KillNine.killAfter(20, BlobPublishingProcess.class, root, killed.toString());
+
+        BlobStore restarted = new FilesystemBlobStore(killed);
+        for (String digest : acknowledged) {
+            assertThat(restarted.size(Digest.parse(digest))).contains((long) BlobPublishingProcess.BLOB_SIZE);
+        }
+        try (Stream<Path> files = Files.walk(killed.resolve("blobs"))) {
+            for (Path blob : files.filter(Files::isRegularFile).toList()) {
+                try (InputStream in = Files.newInputStream(blob)) {
+                    assertThat(GeneratedContent.sha256Of(in).hex()).as("content of %s", blob)
+                            .isEqualTo(blob.getFileName().toString());
+                }
+            }
+        }
     }
 
     @Test

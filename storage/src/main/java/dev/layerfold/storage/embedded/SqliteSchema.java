@@ -1,0 +1,105 @@
+package dev.layerfold.storage.embedded;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The tables of the embedded metadata store. The version in {@code PRAGMA user_version} lets a later
+ * release migrate the file, and stops this one from misreading a file a later release wrote.
+ */
+final class SqliteSchema {
+
+    static final int VERSION = 1;
+
+    private static final String DDL = """
+            CREATE TABLE IF NOT EXISTS repositories (
+              name TEXT PRIMARY KEY
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS blob_links (
+              repository TEXT NOT NULL,
+              digest TEXT NOT NULL,
+              PRIMARY KEY (repository, digest)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS manifests (
+              repository TEXT NOT NULL,
+              digest TEXT NOT NULL,
+              media_type TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              PRIMARY KEY (repository, digest)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS tags (
+              repository TEXT NOT NULL,
+              tag TEXT NOT NULL,
+              digest TEXT NOT NULL,
+              PRIMARY KEY (repository, tag)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS tags_by_digest ON tags (repository, digest);
+            CREATE TABLE IF NOT EXISTS referrers (
+              repository TEXT NOT NULL,
+              subject TEXT NOT NULL,
+              referrer TEXT NOT NULL,
+              media_type TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              artifact_type TEXT,
+              PRIMARY KEY (repository, subject, referrer)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS referrers_by_referrer ON referrers (repository, referrer);
+            CREATE TABLE IF NOT EXISTS referrer_annotations (
+              repository TEXT NOT NULL,
+              subject TEXT NOT NULL,
+              referrer TEXT NOT NULL,
+              name TEXT NOT NULL,
+              value TEXT NOT NULL,
+              PRIMARY KEY (repository, subject, referrer, name),
+              FOREIGN KEY (repository, subject, referrer)
+                REFERENCES referrers (repository, subject, referrer) ON DELETE CASCADE
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS uploads (
+              id TEXT PRIMARY KEY,
+              repository TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              hash_state BLOB NOT NULL,
+              started_at_millis INTEGER NOT NULL,
+              updated_at_millis INTEGER NOT NULL
+            );
+            CREATE INDEX IF NOT EXISTS uploads_by_update ON uploads (updated_at_millis);
+            """;
+
+    private SqliteSchema() {
+    }
+
+    /** Creates the tables in a new file, or checks that an existing file has a schema this code knows. */
+    static void createOrCheck(Connection connection, Path file) throws SQLException, IOException {
+        try (Statement statement = connection.createStatement()) {
+            statement.executeUpdate("BEGIN IMMEDIATE");
+            try {
+                int found = version(statement);
+                if (found > VERSION) {
+                    throw new IOException("metadata database " + file + " has schema version " + found
+                            + ", written by a newer Layerfold; this one reads version " + VERSION
+                            + ". Run the newer release, or point layerfold.storage.path at another directory.");
+                }
+                for (String ddl : DDL.split(";")) {
+                    if (!ddl.isBlank()) {
+                        statement.executeUpdate(ddl);
+                    }
+                }
+                statement.executeUpdate("PRAGMA user_version = " + VERSION);
+                statement.executeUpdate("COMMIT");
+            } catch (SQLException | IOException | RuntimeException e) {
+                statement.executeUpdate("ROLLBACK");
+                throw e;
+            }
+        }
+    }
+
+    private static int version(Statement statement) throws SQLException {
+        try (ResultSet row = statement.executeQuery("PRAGMA user_version")) {
+            return row.next() ? row.getInt(1) : 0;
+        }
+    }
+}
