@@ -1,0 +1,40 @@
+package dev.layerfold.registry.api;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+
+/** The endpoints of the distribution API, as {@link RoutePath} recognises them from a request path. */
+public sealed interface Route {
+
+    /** {@code /v2/}: the API version check. */
+    record Base() implements Route {
+    }
+
+    /** {@code /v2/_catalog}. */
+    record Catalog() implements Route {
+    }
+
+    /** {@code /v2/<name>/blobs/<digest>}. */
+    record Blob(RepositoryName name, Digest digest) implements Route {
+    }
+
+    /** {@code /v2/<name>/blobs/uploads/}: starting an upload or mounting a blob. */
+    record UploadStart(RepositoryName name) implements Route {
+    }
+
+    /** {@code /v2/<name>/blobs/uploads/<id>}: one upload session. The id is unchecked. */
+    record Upload(RepositoryName name, String uploadId) implements Route {
+    }
+
+    /** {@code /v2/<name>/manifests/<reference>}: the reference (tag or digest) is unchecked. */
+    record Manifest(RepositoryName name, String reference) implements Route {
+    }
+
+    /** {@code /v2/<name>/tags/list}. */
+    record TagList(RepositoryName name) implements Route {
+    }
+
+    /** {@code /v2/<name>/referrers/<digest>}. */
+    record Referrers(RepositoryName name, Digest subject) implements Route {
+    }
+}

@@ -1,0 +1,96 @@
+package dev.layerfold.registry.manifest;
+
+import dev.layerfold.registry.api.RegistryApiProperties;
+import dev.layerfold.registry.api.RegistryRequest;
+import dev.layerfold.registry.api.Responses;
+import dev.layerfold.registry.api.Route;
+import dev.layerfold.registry.api.RouteHandler;
+import dev.layerfold.registry.error.ErrorCode;
+import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.storage.metadata.ManifestRecord;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/** {@code HEAD|GET|PUT|DELETE /v2/<name>/manifests/<reference>}. */
+@Component
+class ManifestHandler implements RouteHandler<Route.Manifest> {
+
+    private final ManifestService manifests;
+    private final int maxManifestSize;
+
+    ManifestHandler(ManifestService manifests, RegistryApiProperties properties) {
+        this.manifests = manifests;
+        this.maxManifestSize = (int) properties.maxManifestSize().toBytes();
+    }
+
+    @Override
+    public Class<Route.Manifest> routeType() {
+        return Route.Manifest.class;
+    }
+
+    @Override
+    public void handle(Route.Manifest route, RegistryRequest request, HttpServletResponse response) throws IOException {
+        request.requireMethod("GET", "HEAD", "PUT", "DELETE");
+        Reference reference = Reference.parse(route.reference());
+        switch (request.method()) {
+            case "PUT" -> {
+                List<String> extraTags = request.query().all("tag").stream().map(Reference::requireTag).toList();
+                byte[] body = readBounded(request);
+                ManifestService.Pushed pushed = manifests.put(route.name(), reference, request.header("Content-Type"),
+                        body, extraTags);
+                Responses.empty(response, HttpStatus.CREATED);
+                response.setHeader("Location", "/v2/" + route.name() + "/manifests/" + pushed.digest());
+                response.setHeader("Docker-Content-Digest", pushed.digest().toString());
+                pushed.subject().ifPresent(subject -> response.setHeader("OCI-Subject", subject.toString()));
+            }
+            case "DELETE" -> {
+                manifests.delete(route.name(), reference);
+                Responses.empty(response, HttpStatus.ACCEPTED);
+            }
+            default -> {
+                ManifestRecord manifest = manifests.resolve(route.name(), reference);
+                if (!AcceptHeader.accepts(request.headers("Accept"), manifest.mediaType())) {
+                    throw RegistryException.of(ErrorCode.MANIFEST_UNKNOWN, "manifest " + reference + " is stored as "
+                                    + manifest.mediaType() + ", which the Accept header excludes; add it to Accept",
+                            Map.of("mediaType", manifest.mediaType()));
+                }
+                response.setHeader("Docker-Content-Digest", manifest.digest().toString());
+                response.setHeader("ETag", "\"" + manifest.digest() + "\"");
+                if (request.isHead()) {
+                    response.setStatus(HttpStatus.OK.value());
+                    response.setContentType(manifest.mediaType());
+                    response.setContentLengthLong(manifest.size());
+                } else {
+                    Responses.body(request, response, HttpStatus.OK, manifest.mediaType(),
+                            manifests.content(route.name(), manifest));
+                }
+            }
+        }
+    }
+
+    /** The manifest body, refused with 413 beyond the configured limit without reading it all. */
+    private byte[] readBounded(RegistryRequest request) throws IOException {
+        if (request.contentLength().orElse(0) > maxManifestSize) {
+            throw tooLarge(request.contentLength().getAsLong());
+        }
+        try (InputStream body = request.body()) {
+            byte[] bytes = body.readNBytes(maxManifestSize + 1);
+            if (bytes.length > maxManifestSize) {
+                throw tooLarge(bytes.length);
+            }
+            return bytes;
+        }
+    }
+
+    private RegistryException tooLarge(long size) {
+        return RegistryException.of(ErrorCode.SIZE_INVALID, "the manifest (" + (size > maxManifestSize + 1 ? size : "over "
+                        + maxManifestSize) + " bytes) is larger than the " + maxManifestSize
+                        + " bytes this registry accepts (layerfold.api.max-manifest-size)",
+                Map.of("limit", maxManifestSize)).withStatus(HttpStatus.PAYLOAD_TOO_LARGE);
+    }
+}

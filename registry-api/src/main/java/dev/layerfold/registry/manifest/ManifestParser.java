@@ -1,0 +1,203 @@
+package dev.layerfold.registry.manifest;
+
+import dev.layerfold.registry.error.ErrorCode;
+import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.InvalidDigestException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Validates a pushed manifest (OCI image manifest or index, Docker schema 2 manifest or manifest
+ * list) and extracts what the registry indexes. Every rejection is MANIFEST_INVALID with a message
+ * naming the offending field.
+ */
+@Component
+class ManifestParser {
+
+    private final JsonMapper json;
+
+    ManifestParser(JsonMapper json) {
+        this.json = json;
+    }
+
+    ParsedManifest parse(byte[] bytes, Optional<String> contentType) {
+        Optional<String> declared = ManifestMediaTypes.fromContentType(contentType);
+        if (declared.isPresent() && ManifestMediaTypes.SCHEMA1.contains(declared.get())) {
+            throw schema1();
+        }
+        JsonNode root = readTree(bytes);
+        JsonNode schemaVersion = root.get("schemaVersion");
+        if (schemaVersion != null && schemaVersion.isIntegralNumber() && schemaVersion.longValue() == 1) {
+            throw schema1();
+        }
+        if (schemaVersion == null || !schemaVersion.isIntegralNumber() || schemaVersion.longValue() != 2) {
+            throw invalid("schemaVersion must be 2, was " + schemaVersion);
+        }
+        String mediaType = mediaType(root, declared);
+        boolean index = ManifestMediaTypes.INDEXES.contains(mediaType);
+
+        List<Digest> blobs = new ArrayList<>();
+        List<Digest> manifests = new ArrayList<>();
+        String artifactType = optionalString(root, "artifactType");
+        if (index) {
+            for (JsonNode descriptor : array(root, "manifests")) {
+                manifests.add(descriptor(descriptor, "manifests[" + manifests.size() + "]").digest());
+            }
+        } else {
+            DescriptorFields config = descriptor(required(root, "config"), "config");
+            blobs.add(config.digest());
+            if (artifactType == null) {
+                artifactType = config.mediaType();
+            }
+            int position = 0;
+            for (JsonNode layer : array(root, "layers")) {
+                DescriptorFields fields = descriptor(layer, "layers[" + position++ + "]");
+                if (!ManifestMediaTypes.NON_DISTRIBUTABLE_LAYERS.contains(fields.mediaType())) {
+                    blobs.add(fields.digest());
+                }
+            }
+        }
+        Optional<Digest> subject = Optional.ofNullable(root.get("subject"))
+                .map(node -> descriptor(node, "subject").digest());
+        return new ParsedManifest(mediaType, List.copyOf(blobs), List.copyOf(manifests), subject, artifactType,
+                annotations(root));
+    }
+
+    /** The subject of a stored manifest, read leniently: it was validated when it was pushed. */
+    Optional<Digest> subjectOf(byte[] storedManifest) {
+        try {
+            return Optional.ofNullable(json.readTree(storedManifest).get("subject"))
+                    .map(subject -> subject.get("digest"))
+                    .filter(JsonNode::isString)
+                    .map(digest -> Digest.parse(digest.stringValue()));
+        } catch (JacksonException | InvalidDigestException e) {
+            return Optional.empty();
+        }
+    }
+
+    private JsonNode readTree(byte[] bytes) {
+        JsonNode root;
+        try {
+            root = json.readTree(bytes);
+        } catch (JacksonException e) {
+            throw invalid("the manifest is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (root == null || !root.isObject()) {
+            throw invalid("the manifest must be a JSON object");
+        }
+        return root;
+    }
+
+    /**
+     * The manifest's format: the Content-Type and the mediaType field must agree where both are
+     * given; without either, the shape decides (OCI manifests may omit mediaType).
+     */
+    private static String mediaType(JsonNode root, Optional<String> declared) {
+        String field = optionalString(root, "mediaType");
+        if (field != null && ManifestMediaTypes.SCHEMA1.contains(field)) {
+            throw schema1();
+        }
+        if (declared.isPresent() && field != null && !declared.get().equals(field)) {
+            throw invalid("the Content-Type " + declared.get() + " disagrees with the manifest's mediaType " + field
+                    + "; send the manifest with Content-Type: " + field);
+        }
+        String mediaType = declared.orElse(field);
+        if (mediaType == null) {
+            mediaType = root.has("manifests") ? ManifestMediaTypes.OCI_INDEX : ManifestMediaTypes.OCI_MANIFEST;
+        }
+        if (!ManifestMediaTypes.isSupported(mediaType)) {
+            throw invalid("unsupported manifest media type " + mediaType + "; push one of "
+                    + ManifestMediaTypes.OCI_MANIFEST + ", " + ManifestMediaTypes.OCI_INDEX + ", "
+                    + ManifestMediaTypes.DOCKER_MANIFEST + ", " + ManifestMediaTypes.DOCKER_MANIFEST_LIST);
+        }
+        return mediaType;
+    }
+
+    private record DescriptorFields(String mediaType, Digest digest) {
+    }
+
+    private static DescriptorFields descriptor(JsonNode node, String path) {
+        if (!node.isObject()) {
+            throw invalid(path + " must be a descriptor object with mediaType, digest and size");
+        }
+        JsonNode mediaType = node.get("mediaType");
+        if (mediaType == null || !mediaType.isString() || mediaType.stringValue().isBlank()) {
+            throw invalid(path + ".mediaType must be a non-empty string");
+        }
+        JsonNode digest = node.get("digest");
+        if (digest == null || !digest.isString()) {
+            throw invalid(path + ".digest must be a string such as sha256:<64 hex characters>");
+        }
+        JsonNode size = node.get("size");
+        if (size == null || !size.isIntegralNumber() || !size.canConvertToLong() || size.longValue() < 0) {
+            throw invalid(path + ".size must be a non-negative integer");
+        }
+        try {
+            return new DescriptorFields(mediaType.stringValue(), Digest.parse(digest.stringValue()));
+        } catch (InvalidDigestException e) {
+            throw invalid(path + ".digest: " + e.getMessage());
+        }
+    }
+
+    private static JsonNode required(JsonNode root, String field) {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            throw invalid("the manifest has no " + field);
+        }
+        return node;
+    }
+
+    private static Iterable<JsonNode> array(JsonNode root, String field) {
+        JsonNode node = required(root, field);
+        if (!node.isArray()) {
+            throw invalid(field + " must be an array of descriptors");
+        }
+        return node.values();
+    }
+
+    private static String optionalString(JsonNode root, String field) {
+        JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isString()) {
+            throw invalid(field + " must be a string");
+        }
+        return node.stringValue();
+    }
+
+    private static Map<String, String> annotations(JsonNode root) {
+        JsonNode node = root.get("annotations");
+        if (node == null || node.isNull()) {
+            return Map.of();
+        }
+        if (!node.isObject()) {
+            throw invalid("annotations must be an object of string values");
+        }
+        Map<String, String> annotations = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : node.properties()) {
+            if (!entry.getValue().isString()) {
+                throw invalid("annotation " + entry.getKey() + " must have a string value");
+            }
+            annotations.put(entry.getKey(), entry.getValue().stringValue());
+        }
+        return annotations;
+    }
+
+    private static RegistryException schema1() {
+        return invalid("Docker image manifest schema 1 is not supported; push Docker schema 2 or OCI manifests"
+                + " instead (any Docker client since 1.10 does; skopeo: --format v2s2 or --format oci)");
+    }
+
+    private static RegistryException invalid(String message) {
+        return RegistryException.of(ErrorCode.MANIFEST_INVALID, message);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.layerfold.registry.manifest;
+
+import dev.layerfold.registry.error.ErrorCode;
+import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.metadata.Descriptor;
+import dev.layerfold.storage.metadata.ManifestRecord;
+import dev.layerfold.storage.metadata.MetadataStore;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+
+/**
+ * Manifests of a repository. Their bytes are stored as blobs, exactly as pushed, so a pull returns
+ * the same bytes and digest; the repository index records each with the media type it was pushed as.
+ */
+@Service
+class ManifestService {
+
+    /** The outcome of a push: where the manifest is, and the subject it refers to, if any. */
+    record Pushed(Digest digest, Optional<Digest> subject) {
+    }
+
+    private final BlobStore blobs;
+    private final MetadataStore metadata;
+    private final ManifestParser parser;
+
+    ManifestService(BlobStore blobs, MetadataStore metadata, ManifestParser parser) {
+        this.blobs = blobs;
+        this.metadata = metadata;
+        this.parser = parser;
+    }
+
+    /**
+     * Validates and stores a manifest, then tags it with the reference (if a tag) and
+     * {@code extraTags}. Only after every blob and child manifest it references is known to the
+     * repository; nothing is changed when it is refused.
+     */
+    Pushed put(RepositoryName repository, Reference reference, Optional<String> contentType, byte[] bytes,
+               List<String> extraTags) throws IOException {
+        ParsedManifest manifest = parser.parse(bytes, contentType);
+        Digest digest = switch (reference) {
+            case Reference.ByDigest(Digest expected) -> {
+                Digest actual = Digest.of(expected.algorithm(), bytes);
+                if (!actual.equals(expected)) {
+                    throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the manifest's digest is " + actual
+                                    + ", not " + expected + " as the URL says; push it by tag or by its actual digest",
+                            Map.of("expected", expected.toString(), "actual", actual.toString()));
+                }
+                yield expected;
+            }
+            case Reference.Tag tag -> Digest.sha256(bytes);
+        };
+        requireReferencedContent(repository, manifest);
+
+        if (blobs.size(digest).isEmpty()) {
+            String uploadId = "manifest-" + UUID.randomUUID();
+            blobs.startUpload(uploadId);
+            try {
+                blobs.append(uploadId, new ByteArrayInputStream(bytes));
+                blobs.publish(uploadId, digest);
+            } catch (IOException | RuntimeException e) {
+                blobs.abortUpload(uploadId);
+                throw e;
+            }
+        }
+        metadata.linkManifest(repository, new ManifestRecord(digest, manifest.mediaType(), bytes.length));
+        if (manifest.subject().isPresent()) {
+            metadata.addReferrer(repository, manifest.subject().get(), new Descriptor(manifest.mediaType(), digest,
+                    bytes.length, manifest.artifactType(), manifest.annotations()));
+        }
+        LinkedHashSet<String> tags = new LinkedHashSet<>(extraTags);
+        if (reference instanceof Reference.Tag(String tag)) {
+            tags.addFirst(tag);
+        }
+        for (String tag : tags) {
+            metadata.putTag(repository, tag, digest);
+        }
+        return new Pushed(digest, manifest.subject());
+    }
+
+    /** The manifest a tag or digest names in the repository, or MANIFEST_UNKNOWN. */
+    ManifestRecord resolve(RepositoryName repository, Reference reference) throws IOException {
+        Digest digest = switch (reference) {
+            case Reference.ByDigest(Digest d) -> d;
+            case Reference.Tag(String tag) -> metadata.tag(repository, tag).orElseThrow(() -> unknown(repository, reference));
+        };
+        return metadata.manifest(repository, digest).orElseThrow(() -> unknown(repository, reference));
+    }
+
+    /** The manifest's bytes as pushed; manifests are small (bounded at push), so they are read whole. */
+    byte[] content(RepositoryName repository, ManifestRecord manifest) throws IOException {
+        Optional<InputStream> stream = blobs.open(manifest.digest(), 0, -1);
+        if (stream.isEmpty()) {
+            throw unknown(repository, new Reference.ByDigest(manifest.digest()));
+        }
+        try (InputStream in = stream.get()) {
+            return in.readAllBytes();
+        }
+    }
+
+    /**
+     * Deleting a tag removes the tag only; deleting a digest removes the manifest from the repository
+     * with its tags and its entry in the referrers of its subject.
+     */
+    void delete(RepositoryName repository, Reference reference) throws IOException {
+        switch (reference) {
+            case Reference.Tag(String tag) -> {
+                if (!metadata.deleteTag(repository, tag)) {
+                    throw unknown(repository, reference);
+                }
+            }
+            case Reference.ByDigest(Digest digest) -> {
+                ManifestRecord manifest = resolve(repository, reference);
+                Optional<Digest> subject = parser.subjectOf(content(repository, manifest));
+                metadata.unlinkManifest(repository, digest);
+                if (subject.isPresent()) {
+                    metadata.removeReferrer(repository, subject.get(), digest);
+                }
+            }
+        }
+    }
+
+    private void requireReferencedContent(RepositoryName repository, ParsedManifest manifest) throws IOException {
+        List<RegistryException.ApiError> missing = new ArrayList<>();
+        for (Digest blob : new LinkedHashSet<>(manifest.blobs())) {
+            if (!metadata.hasBlob(repository, blob) || blobs.size(blob).isEmpty()) {
+                missing.add(new RegistryException.ApiError(ErrorCode.MANIFEST_BLOB_UNKNOWN, "blob " + blob
+                        + " is not in repository " + repository + "; push (or mount) it before the manifest",
+                        Map.of("digest", blob.toString())));
+            }
+        }
+        for (Digest child : new LinkedHashSet<>(manifest.manifests())) {
+            if (metadata.manifest(repository, child).isEmpty()) {
+                missing.add(new RegistryException.ApiError(ErrorCode.MANIFEST_BLOB_UNKNOWN, "manifest " + child
+                        + " is not in repository " + repository + "; push the manifests an index lists before the index",
+                        Map.of("digest", child.toString())));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw RegistryException.ofAll(missing);
+        }
+    }
+
+    private static RegistryException unknown(RepositoryName repository, Reference reference) {
+        return RegistryException.of(ErrorCode.MANIFEST_UNKNOWN, "manifest " + reference + " is not in repository "
+                + repository, Map.of("reference", reference.toString()));
+    }
+}

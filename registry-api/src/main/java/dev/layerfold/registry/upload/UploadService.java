@@ -1,0 +1,196 @@
+package dev.layerfold.registry.upload;
+
+import dev.layerfold.registry.error.ErrorCode;
+import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.metadata.UploadState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Service;
+
+/**
+ * Upload sessions: their bytes live in the {@link BlobStore}, their bookkeeping in the
+ * {@link MetadataStore}, so any registry process can continue an upload another one started. A blob
+ * becomes visible (published and linked into the repository) only once its digest was verified.
+ */
+@Service
+class UploadService {
+
+    /** Ids this registry hands out are UUIDs; anything outside this shape is not one of ours. */
+    private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+
+    private final BlobStore blobs;
+    private final MetadataStore metadata;
+    private final UploadHasher hasher;
+    private final Clock clock;
+    /** Uploads a request of this process is writing to; the store leaves serialising appends to us. */
+    private final Set<String> writing = ConcurrentHashMap.newKeySet();
+
+    UploadService(BlobStore blobs, MetadataStore metadata, UploadHasher hasher) {
+        this.blobs = blobs;
+        this.metadata = metadata;
+        this.hasher = hasher;
+        this.clock = Clock.systemUTC();
+    }
+
+    /** Opens an empty upload session for the repository and returns its id. */
+    String start(RepositoryName repository) throws IOException {
+        String id = UUID.randomUUID().toString();
+        blobs.startUpload(id);
+        var now = clock.instant();
+        metadata.createUpload(new UploadState(id, repository, 0, new byte[0], now, now));
+        return id;
+    }
+
+    /** Bytes received so far. */
+    long size(RepositoryName repository, String uploadId) throws IOException {
+        requireUpload(repository, uploadId);
+        return blobs.uploadSize(uploadId);
+    }
+
+    /**
+     * Appends a chunk. With a {@code Content-Range}, the chunk must start where the upload ends
+     * (else 416 with the current range) and be exactly as long as announced.
+     */
+    long append(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
+            throws IOException {
+        UploadState state = requireUpload(repository, uploadId);
+        claim(repository, uploadId);
+        try {
+            long size = appendChunk(repository, uploadId, range, body);
+            var next = new UploadState(uploadId, repository, size, new byte[0], state.startedAt(), clock.instant());
+            if (!metadata.advanceUpload(next, state.size()) && metadata.upload(uploadId).isEmpty()) {
+                throw unknownUpload(repository, uploadId);
+            }
+            return size;
+        } finally {
+            writing.remove(uploadId);
+        }
+    }
+
+    /**
+     * Closes the upload, with an optional final chunk: verifies every digest the client gave, then
+     * publishes the blob under the first and links it into the repository. A digest mismatch
+     * discards the upload and stores nothing.
+     */
+    Digest complete(RepositoryName repository, String uploadId, List<Digest> expected,
+                    Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
+        requireUpload(repository, uploadId);
+        claim(repository, uploadId);
+        try {
+            long size = finalChunk.isPresent()
+                    ? appendChunk(repository, uploadId, range, finalChunk.get())
+                    : blobs.uploadSize(uploadId);
+            for (Digest digest : expected) {
+                Digest actual = hasher.digest(uploadId, size, digest.algorithm());
+                if (!actual.equals(digest)) {
+                    discard(uploadId);
+                    throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
+                                    + actual + ", not " + digest + "; the upload was discarded, push the blob again",
+                            Map.of("expected", digest.toString(), "actual", actual.toString()));
+                }
+            }
+            Digest digest = expected.getFirst();
+            blobs.publish(uploadId, digest);
+            metadata.linkBlob(repository, digest);
+            metadata.deleteUpload(uploadId);
+            hasher.forget(uploadId);
+            return digest;
+        } finally {
+            writing.remove(uploadId);
+        }
+    }
+
+    /** A whole blob in one request: a session that lives only as long as the request. */
+    Digest pushWhole(RepositoryName repository, Digest expected, InputStream body) throws IOException {
+        String uploadId = start(repository);
+        boolean published = false;
+        try {
+            Digest digest = complete(repository, uploadId, List.of(expected), Optional.empty(), Optional.of(body));
+            published = true;
+            return digest;
+        } finally {
+            if (!published) {
+                discard(uploadId);
+            }
+        }
+    }
+
+    void cancel(RepositoryName repository, String uploadId) throws IOException {
+        requireUpload(repository, uploadId);
+        discard(uploadId);
+    }
+
+    /**
+     * Links an existing blob into the repository without uploading it: when {@code from} has it, or,
+     * without {@code from}, when the registry holds it at all. False if there is nothing to mount.
+     */
+    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from) throws IOException {
+        boolean mountable = (from.isEmpty() || metadata.hasBlob(from.get(), digest)) && blobs.size(digest).isPresent();
+        if (mountable) {
+            metadata.linkBlob(repository, digest);
+        }
+        return mountable;
+    }
+
+    private long appendChunk(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
+            throws IOException {
+        long size = blobs.uploadSize(uploadId);
+        if (range.isEmpty()) {
+            return hasher.append(uploadId, size, body);
+        }
+        if (range.get().first() != size) {
+            throw outOfOrder(repository, uploadId, size, "the chunk starts at byte " + range.get().first()
+                    + " but the upload holds " + size + " bytes; send the chunk starting at byte " + size);
+        }
+        return hasher.append(uploadId, size, new ExactLengthInputStream(body, range.get().length()));
+    }
+
+    private UploadState requireUpload(RepositoryName repository, String uploadId) throws IOException {
+        if (!UPLOAD_ID.matcher(uploadId).matches()) {
+            throw unknownUpload(repository, uploadId);
+        }
+        return metadata.upload(uploadId)
+                .filter(state -> state.repository().equals(repository))
+                .orElseThrow(() -> unknownUpload(repository, uploadId));
+    }
+
+    private void claim(RepositoryName repository, String uploadId) throws IOException {
+        if (!writing.add(uploadId)) {
+            throw outOfOrder(repository, uploadId, blobs.uploadSize(uploadId),
+                    "another request is still writing to this upload; wait for it to finish, then continue from the Range");
+        }
+    }
+
+    private void discard(String uploadId) throws IOException {
+        hasher.forget(uploadId);
+        blobs.abortUpload(uploadId);
+        metadata.deleteUpload(uploadId);
+    }
+
+    static RegistryException outOfOrder(RepositoryName repository, String uploadId, long size, String message) {
+        return RegistryException.of(ErrorCode.BLOB_UPLOAD_INVALID, message, Map.of("size", size))
+                .withStatus(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE)
+                .withHeader("Location", UploadHandler.location(repository, uploadId))
+                .withHeader("Range", UploadHandler.range(size))
+                .withHeader("Docker-Upload-UUID", uploadId);
+    }
+
+    private static RegistryException unknownUpload(RepositoryName repository, String uploadId) {
+        return RegistryException.of(ErrorCode.BLOB_UPLOAD_UNKNOWN, "no upload " + uploadId + " in repository "
+                + repository + " (never started, completed, or cancelled); start a new one with POST /v2/"
+                + repository + "/blobs/uploads/");
+    }
+}

@@ -1,0 +1,83 @@
+package dev.layerfold.registry.upload;
+
+import dev.layerfold.registry.api.QueryParameters;
+import dev.layerfold.registry.api.RegistryRequest;
+import dev.layerfold.registry.api.Route;
+import dev.layerfold.registry.api.RouteHandler;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.InvalidDigestException;
+import dev.layerfold.storage.InvalidRepositoryNameException;
+import dev.layerfold.storage.RepositoryName;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code POST /v2/<name>/blobs/uploads/}: opens an upload session, takes a whole blob in one request
+ * ({@code ?digest=}), or mounts a blob from another repository ({@code ?mount=&from=}).
+ */
+@Component
+class UploadStartHandler implements RouteHandler<Route.UploadStart> {
+
+    private static final Digest EMPTY_BLOB = Digest.sha256(new byte[0]);
+
+    private final UploadService uploads;
+
+    UploadStartHandler(UploadService uploads) {
+        this.uploads = uploads;
+    }
+
+    @Override
+    public Class<Route.UploadStart> routeType() {
+        return Route.UploadStart.class;
+    }
+
+    @Override
+    public void handle(Route.UploadStart route, RegistryRequest request, HttpServletResponse response) throws IOException {
+        request.requireMethod("POST");
+        RepositoryName name = route.name();
+        QueryParameters query = request.query();
+        Optional<Digest> mount = query.first("mount").flatMap(UploadStartHandler::lenientDigest);
+        Optional<String> from = query.first("from");
+        // Without from, any blob the registry holds may be mounted; a malformed from mounts nothing.
+        if (mount.isPresent() && from.map(UploadStartHandler::isRepositoryName).orElse(true)
+                && uploads.mount(name, mount.get(), from.map(RepositoryName::of))) {
+            UploadHandler.created(response, name, mount.get());
+            return;
+        }
+        Optional<String> digest = query.first("digest");
+        if (digest.isPresent()) {
+            Digest expected = Digest.parse(digest.get());
+            // Without a body only the empty blob can be meant; otherwise the client gets a session to PUT to.
+            if (request.hasBody() || expected.equals(EMPTY_BLOB)) {
+                UploadHandler.created(response, name, uploads.pushWhole(name, expected, request.body()));
+                return;
+            }
+        }
+        String id = uploads.start(name);
+        UploadHandler.sessionHeaders(response, name, id, 0, HttpStatus.ACCEPTED);
+    }
+
+    /**
+     * Mount arguments that do not parse are not an error: the spec asks the registry to fall back to
+     * a plain upload session, as registries that do not mount at all would.
+     */
+    private static Optional<Digest> lenientDigest(String text) {
+        try {
+            return Optional.of(Digest.parse(text));
+        } catch (InvalidDigestException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isRepositoryName(String text) {
+        try {
+            RepositoryName.of(text);
+            return true;
+        } catch (InvalidRepositoryNameException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.layerfold.registry.upload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class UploadHasherTest {
+
+    private static final byte[] FIRST = "first chunk, ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SECOND = "second chunk".getBytes(StandardCharsets.US_ASCII);
+
+    @TempDir
+    Path root;
+
+    @Test
+    void digestCoversEveryAppendedChunk() throws Exception {
+        FilesystemBlobStore blobs = new FilesystemBlobStore(root);
+        UploadHasher hasher = new UploadHasher(blobs);
+        blobs.startUpload("u1");
+
+        long size = hasher.append("u1", 0, new ByteArrayInputStream(FIRST));
+        size = hasher.append("u1", size, new ByteArrayInputStream(SECOND));
+
+        assertThat(hasher.digest("u1", size, Digest.Algorithm.SHA256)).isEqualTo(Digest.sha256(concat(FIRST, SECOND)));
+    }
+
+    @Test
+    void runningHashIsRederivedFromTheStoredBytesWhenAnotherWriterAppended() throws Exception {
+        FilesystemBlobStore blobs = new FilesystemBlobStore(root);
+        UploadHasher hasher = new UploadHasher(blobs);
+        blobs.startUpload("u2");
+        long size = hasher.append("u2", 0, new ByteArrayInputStream(FIRST));
+
+        // Another process (or a restarted one) continued the upload: this process's hash covers too little.
+        size = blobs.append("u2", new ByteArrayInputStream(SECOND));
+
+        assertThat(hasher.digest("u2", size, Digest.Algorithm.SHA256)).isEqualTo(Digest.sha256(concat(FIRST, SECOND)));
+    }
+
+    @Test
+    void freshProcessDerivesTheHashOfAnUploadItNeverSaw() throws Exception {
+        FilesystemBlobStore blobs = new FilesystemBlobStore(root);
+        blobs.startUpload("u3");
+        long size = blobs.append("u3", new ByteArrayInputStream(FIRST));
+        UploadHasher fresh = new UploadHasher(blobs);
+
+        size = fresh.append("u3", size, new ByteArrayInputStream(SECOND));
+
+        assertThat(fresh.digest("u3", size, Digest.Algorithm.SHA256)).isEqualTo(Digest.sha256(concat(FIRST, SECOND)));
+        assertThat(fresh.digest("u3", size, Digest.Algorithm.SHA512))
+                .isEqualTo(Digest.of(Digest.Algorithm.SHA512, concat(FIRST, SECOND)));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] both = new byte[a.length + b.length];
+        System.arraycopy(a, 0, both, 0, a.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
+    }
+}
