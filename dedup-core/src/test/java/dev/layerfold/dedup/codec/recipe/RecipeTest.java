@@ -1,0 +1,141 @@
+package dev.layerfold.dedup.codec.recipe;
+
+import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.LayerFormat;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Example;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class RecipeTest {
+
+    private static final String SHA = "ab".repeat(32);
+
+    @Property(tries = 200)
+    void recipeSurvivesWriteAndRead(@ForAll("ops") List<SkeletonOp> ops, @ForAll("members") List<EncoderSpec> encoders,
+                                    @ForAll byte[] trailing) throws IOException {
+        SkeletonWriter writer = new SkeletonWriter();
+        for (SkeletonOp op : ops) {
+            switch (op) {
+                case SkeletonOp.Inline inline -> writer.inline(inline.bytes(), 0, inline.bytes().length);
+                case SkeletonOp.File file -> writer.file(file.ref(), file.zeroPadded());
+            }
+        }
+        Skeleton skeleton = writer.finish();
+        List<GzipMember> members = new ArrayList<>();
+        long left = skeleton.tarSize();
+        for (int i = 0; i < encoders.size(); i++) {
+            long share = i == encoders.size() - 1 ? left : left / 2;
+            left -= share;
+            members.add(new GzipMember(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) i}, encoders.get(i), share, new byte[8]));
+        }
+        boolean gzip = !members.isEmpty();
+        Recipe recipe = new Recipe(SHA, 12345, gzip ? LayerFormat.GZIP : LayerFormat.TAR, members, gzip ? trailing : new byte[0], skeleton);
+
+        Recipe read = Recipe.read(new ByteArrayInputStream(recipe.toBytes()));
+
+        assertThat(read).isEqualTo(recipe);
+        assertThat(normalize(read.skeleton().ops())).isEqualTo(normalize(ops.iterator()));
+    }
+
+    @Example
+    void typicalHeadersCompressWellInTheSkeleton() {
+        SkeletonWriter writer = new SkeletonWriter();
+        byte[] header = new byte[512];
+        for (int i = 0; i < 1000; i++) {
+            byte[] name = ("usr/lib/python3/dist-packages/module" + i + ".py").getBytes();
+            System.arraycopy(name, 0, header, 0, name.length);
+            writer.inline(header, 0, 512);
+            writer.file(new FileRef(String.format("%064x", i), 1000 + i), true);
+        }
+        assertThat(writer.finish().compressedOps().length).isLessThan(1000 * 80);
+    }
+
+    @Example
+    void readingSomethingElseSaysItIsNotARecipe() {
+        assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream("PK\u0003\u0004 a zip".getBytes())))
+                .isInstanceOf(IOException.class).hasMessageContaining("not a Layerfold recipe");
+    }
+
+    @Example
+    void readingAFutureVersionSaysSo() {
+        byte[] bytes = minimalRecipe().toBytes();
+        bytes[4] = 2;
+        assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(bytes)))
+                .isInstanceOf(IOException.class).hasMessageContaining("version 2 is not supported");
+    }
+
+    @Example
+    void readingATruncatedRecipeSaysSo() {
+        byte[] bytes = minimalRecipe().toBytes();
+        assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(Arrays.copyOf(bytes, bytes.length - 3))))
+                .isInstanceOf(IOException.class).hasMessageContaining("truncated");
+    }
+
+    @Example
+    void encoderSpecsHaveReadableLabels() {
+        assertThat(EncoderSpec.of("go", 6).label()).isEqualTo("go-6");
+        assertThat(EncoderSpec.of("pigz", 9, 131072).label()).isEqualTo("pigz-9/131072");
+        assertThat(EncoderSpec.NONE.label()).isEqualTo("none");
+    }
+
+    private static Recipe minimalRecipe() {
+        SkeletonWriter writer = new SkeletonWriter();
+        writer.inline(new byte[1024], 0, 1024);
+        return new Recipe(SHA, 1024, LayerFormat.TAR, List.of(), new byte[0], writer.finish());
+    }
+
+    /** Adjacent inline ops are one run of bytes; compare the byte runs and references. */
+    private static List<Object> normalize(Iterator<SkeletonOp> ops) {
+        List<Object> out = new ArrayList<>();
+        ByteArrayOutputStream run = new ByteArrayOutputStream();
+        while (ops.hasNext()) {
+            SkeletonOp op = ops.next();
+            if (op instanceof SkeletonOp.Inline inline) {
+                run.writeBytes(inline.bytes());
+            } else {
+                if (run.size() > 0) {
+                    out.add(new SkeletonOp.Inline(run.toByteArray()));
+                    run.reset();
+                }
+                out.add(op);
+            }
+        }
+        if (run.size() > 0) {
+            out.add(new SkeletonOp.Inline(run.toByteArray()));
+        }
+        return out;
+    }
+
+    @Provide
+    Arbitrary<List<SkeletonOp>> ops() {
+        Arbitrary<SkeletonOp> inline = Arbitraries.oneOf(Arbitraries.bytes().array(byte[].class).ofMaxSize(2000),
+                Arbitraries.just(new byte[70_000])).map(SkeletonOp.Inline::new);
+        Arbitrary<SkeletonOp> file = Combinators.combine(Arbitraries.strings().withChars("0123456789abcdef").ofLength(64),
+                Arbitraries.longs().between(0, 1L << 40), Arbitraries.of(true, false))
+                .as((sha, size, padded) -> new SkeletonOp.File(new FileRef(sha, size), padded));
+        return Arbitraries.oneOf(inline, file).list().ofMaxSize(30);
+    }
+
+    @Provide
+    Arbitrary<List<EncoderSpec>> members() {
+        Arbitrary<EncoderSpec> spec = Combinators.combine(Arbitraries.of("go", "zlib", "pigz", "none"), Arbitraries.integers().between(-2, 9),
+                Arbitraries.integers().between(-1, 1 << 20).list().ofMaxSize(3))
+                .as((family, level, params) -> family.equals("none") ? EncoderSpec.NONE : new EncoderSpec(family, level, params));
+        return spec.list().ofMaxSize(4);
+    }
+}
