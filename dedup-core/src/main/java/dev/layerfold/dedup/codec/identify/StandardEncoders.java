@@ -1,0 +1,101 @@
+package dev.layerfold.dedup.codec.identify;
+
+import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibStrategy;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The encoders real layer producers use, as recipe families, and the candidates tried for every
+ * gzip member:
+ * <ul>
+ *   <li>{@code go}: Go's compress/flate; the level only (-2..9). docker, buildkit, containerd write
+ *       level 6, crane, ko and kaniko level 1.</li>
+ *   <li>{@code zlib}: zlib; the level, then optionally memLevel, windowBits and strategy (zlib's
+ *       numbering) when they differ from zlib's defaults. Jib and Java write 6, Python 9.</li>
+ *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
+ *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
+ * </ul>
+ */
+public final class StandardEncoders implements EncoderFactory {
+
+    public static final String GO = "go";
+    public static final String ZLIB = "zlib";
+    public static final String PIGZ = "pigz";
+
+    /** Most likely first (hints reorder them per member); extend by appending. */
+    public static final List<EncoderSpec> CANDIDATES = candidates();
+
+    private static final StandardEncoders INSTANCE = new StandardEncoders();
+
+    private StandardEncoders() {
+    }
+
+    public static StandardEncoders factory() {
+        return INSTANCE;
+    }
+
+    public static EncoderIdentifier identifier() {
+        return new EncoderIdentifier(CANDIDATES, INSTANCE, EncoderIdentifier.DEFAULT_BUDGET);
+    }
+
+    @Override
+    public DeflateEncoder create(EncoderSpec spec, OutputStream sink) {
+        List<Integer> p = spec.params();
+        return switch (spec.family()) {
+            case GO -> {
+                requireParams(spec, 0);
+                yield GoFlateEncoder.create(sink, spec.level());
+            }
+            case ZLIB -> {
+                if (p.isEmpty()) {
+                    yield ZlibEncoder.create(sink, spec.level());
+                }
+                requireParams(spec, 3);
+                yield ZlibEncoder.create(sink, new ZlibSettings(spec.level(), p.get(0), p.get(1), strategy(spec, p.get(2))));
+            }
+            case PIGZ -> {
+                requireParams(spec, 3);
+                yield PigzEncoder.create(sink, new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0));
+            }
+            default -> throw new IllegalArgumentException("unknown encoder family " + spec.family() + " in " + spec);
+        };
+    }
+
+    private static List<EncoderSpec> candidates() {
+        List<EncoderSpec> list = new ArrayList<>();
+        for (int level : new int[] {6, 1, 9, 2, 3, 4, 5, 7, 8, -2, 0}) {
+            list.add(EncoderSpec.of(GO, level));
+        }
+        for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8, 0}) {
+            list.add(EncoderSpec.of(ZLIB, level));
+        }
+        for (int singleThread : new int[] {0, 1}) {
+            for (int level : new int[] {9, 6}) {
+                list.add(EncoderSpec.of(PIGZ, level, PigzSettings.DEFAULT_BLOCK_SIZE, 0, singleThread));
+            }
+        }
+        return List.copyOf(list);
+    }
+
+    private static void requireParams(EncoderSpec spec, int count) {
+        if (spec.params().size() != count) {
+            throw new IllegalArgumentException("encoder " + spec + " needs " + count + " parameters, has " + spec.params().size());
+        }
+    }
+
+    private static ZlibStrategy strategy(EncoderSpec spec, int value) {
+        if (value < 0 || value >= ZlibStrategy.values().length) {
+            throw new IllegalArgumentException("encoder " + spec + " names unknown zlib strategy " + value);
+        }
+        return ZlibStrategy.values()[value];
+    }
+}

@@ -1,0 +1,3 @@
+module layerfold.dev/layergen
+
+go 1.21
