@@ -165,8 +165,7 @@ final class DeflateFast {
     private int matchLen(int s, int t, byte[] src, int srcLength) {
         int s1 = Math.min(s + MAX_MATCH_LENGTH - 4, srcLength);
         if (t >= 0) {
-            int mismatch = Arrays.mismatch(src, s, s1, src, t, t + s1 - s);
-            return mismatch < 0 ? s1 - s : mismatch;
+            return MatchLength.of(src, s, src, t, s1 - s);
         }
         // The match starts in the previous block.
         int tp = prevLength + t;
@@ -174,16 +173,12 @@ final class DeflateFast {
             return 0;
         }
         int n = Math.min(prevLength - tp, s1 - s);
-        int mismatch = Arrays.mismatch(src, s, s + n, prev, tp, tp + n);
-        if (mismatch >= 0) {
-            return mismatch;
-        }
-        if (s + n == s1) {
-            return n;
+        int inPrev = MatchLength.of(src, s, prev, tp, n);
+        if (inPrev < n || s + n == s1) {
+            return inPrev;
         }
         // It ran to the end of the previous block: continue at the start of this one.
-        mismatch = Arrays.mismatch(src, s + n, s1, src, 0, s1 - s - n);
-        return mismatch < 0 ? s1 - s : mismatch + n;
+        return n + MatchLength.of(src, s + n, src, 0, s1 - s - n);
     }
 
     /** Forgets the history, so that no match reaches into the previous block. */

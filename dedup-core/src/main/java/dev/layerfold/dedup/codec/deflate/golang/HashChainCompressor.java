@@ -1,6 +1,9 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -22,6 +25,7 @@ final class HashChainCompressor extends Compressor {
     private static final int HASH_MASK = HASH_SIZE - 1;
     private static final int MAX_HASH_OFFSET = 1 << 24;
     private static final int HASH_MUL = 0x1e35a7bd;
+    private static final VarHandle BE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     static final int SKIP_NEVER = Integer.MAX_VALUE;
 
     private final CompressionLevel level;
@@ -41,7 +45,6 @@ final class HashChainCompressor extends Compressor {
 
     private int length;
     private int offset;
-    private int maxInsertIndex;
 
     // hashHead[h] is the latest input index (plus hashOffset) with hash h; hashPrev[i & WINDOW_MASK]
     // the one before it with the same hash.
@@ -69,7 +72,6 @@ final class HashChainCompressor extends Compressor {
         tokenCount = 0;
         length = MIN_MATCH_LENGTH - 1;
         offset = 0;
-        maxInsertIndex = 0;
     }
 
     @Override
@@ -106,31 +108,32 @@ final class HashChainCompressor extends Compressor {
         }
     }
 
-    /** Writes the tokens as a block ending at window {@code index}, if {@code index > 0}. */
-    private void writeBlock(int index) throws IOException {
+    /** Writes the first {@code count} tokens as a block ending at window {@code index}, if {@code index > 0}. */
+    private void writeBlock(int count, int index) throws IOException {
         if (index > 0) {
             if (blockStart <= index) {
-                w.writeBlock(tokens, tokenCount, false, window, blockStart, index - blockStart);
+                w.writeBlock(tokens, count, false, window, blockStart, index - blockStart);
             } else {
                 // The block's input slid out of the window: it cannot be stored.
-                w.writeBlock(tokens, tokenCount, false, null, 0, -1);
+                w.writeBlock(tokens, count, false, null, 0, -1);
             }
             blockStart = index;
         }
     }
 
     private static int hash4(byte[] b, int i) {
-        int v = (b[i + 3] & 0xFF) | (b[i + 2] & 0xFF) << 8 | (b[i + 1] & 0xFF) << 16 | b[i] << 24;
-        return (v * HASH_MUL) >>> (32 - HASH_BITS);
+        return ((int) BE_INT.get(b, i) * HASH_MUL) >>> (32 - HASH_BITS);
     }
 
     /**
      * Looks for a match at {@code pos} longer than {@code prevLength}, following at most
-     * {@code level.chain()} chain links from {@code prevHead}. Returns {@code offset << 16 | length}
-     * of the best one, or 0 when there is none.
+     * {@code chain} links from {@code prevHead}. Returns {@code offset << 16 | length} of the best
+     * one, or 0 when there is none.
      */
     private int findMatch(int pos, int prevHead, int prevLength, int lookahead) {
         byte[] win = window;
+        int[] hashPrev = this.hashPrev;
+        int hashOffset = this.hashOffset;
         int minMatchLook = Math.min(MAX_MATCH_LENGTH, lookahead);
         // A match at least this long ends the search.
         int nice = Math.min(minMatchLook, level.nice());
@@ -144,7 +147,7 @@ final class HashChainCompressor extends Compressor {
         int minIndex = pos - WINDOW_SIZE;
         for (int i = prevHead; tries > 0; tries--) {
             if (wEnd == win[i + length]) {
-                int n = matchLen(win, i, pos, minMatchLook);
+                int n = MatchLength.of(win, i, win, pos, minMatchLook);
                 if (n > length && (n > MIN_MATCH_LENGTH || pos - i <= 4096)) {
                     length = n;
                     result = (pos - i) << 16 | n;
@@ -166,18 +169,31 @@ final class HashChainCompressor extends Compressor {
         return result;
     }
 
-    private static int matchLen(byte[] win, int a, int b, int max) {
-        int mismatch = Arrays.mismatch(win, a, a + max, win, b, b + max);
-        return mismatch < 0 ? max : mismatch;
-    }
-
+    /**
+     * Go's {@code deflate}. The loop state lives in locals (Go keeps it in the struct) and is
+     * stored back on the way out.
+     */
     @Override
     void step(boolean sync) throws IOException {
         if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync) {
             return;
         }
+        byte[] window = this.window;
+        int[] hashHead = this.hashHead;
+        int[] hashPrev = this.hashPrev;
+        int[] tokens = this.tokens;
         boolean lazy = level.fastSkipHashing() == SKIP_NEVER;
-        maxInsertIndex = windowEnd - (MIN_MATCH_LENGTH - 1);
+        int lazyLimit = level.lazy();
+        int fastSkipHashing = level.fastSkipHashing();
+        int windowEnd = this.windowEnd;
+        int hashOffset = this.hashOffset;
+        int maxInsertIndex = windowEnd - (MIN_MATCH_LENGTH - 1);
+        int index = this.index;
+        int length = this.length;
+        int offset = this.offset;
+        boolean byteAvailable = this.byteAvailable;
+        int tokenCount = this.tokenCount;
+        int chainHead = this.chainHead;
 
         while (true) {
             int lookahead = windowEnd - index;
@@ -192,7 +208,7 @@ final class HashChainCompressor extends Compressor {
                         byteAvailable = false;
                     }
                     if (tokenCount > 0) {
-                        writeBlock(index);
+                        writeBlock(tokenCount, index);
                         tokenCount = 0;
                     }
                     break;
@@ -212,7 +228,7 @@ final class HashChainCompressor extends Compressor {
 
             if (chainHead - hashOffset >= minIndex
                     && (!lazy && lookahead > MIN_MATCH_LENGTH - 1
-                        || lazy && lookahead > prevLength && prevLength < level.lazy())) {
+                        || lazy && lookahead > prevLength && prevLength < lazyLimit)) {
                 int match = findMatch(index, chainHead - hashOffset, MIN_MATCH_LENGTH - 1, lookahead);
                 if (match != 0) {
                     length = match & 0xFFFF;
@@ -221,25 +237,20 @@ final class HashChainCompressor extends Compressor {
             }
             if (!lazy && length >= MIN_MATCH_LENGTH || lazy && prevLength >= MIN_MATCH_LENGTH && length <= prevLength) {
                 // Emit the previous match (lazy) or this one (greedy).
-                if (lazy) {
-                    tokens[tokenCount++] =
-                            Tokens.matchToken(prevLength - BASE_MATCH_LENGTH, prevOffset - BASE_MATCH_OFFSET);
-                } else {
-                    tokens[tokenCount++] = Tokens.matchToken(length - BASE_MATCH_LENGTH, offset - BASE_MATCH_OFFSET);
-                }
+                tokens[tokenCount++] = lazy
+                        ? Tokens.matchToken(prevLength - BASE_MATCH_LENGTH, prevOffset - BASE_MATCH_OFFSET)
+                        : Tokens.matchToken(length - BASE_MATCH_LENGTH, offset - BASE_MATCH_OFFSET);
                 // Hash every string up to the end of the match; index and index-1 are in already.
                 // Without enough lookahead the last two strings are not inserted.
-                if (length <= level.fastSkipHashing()) {
+                if (length <= fastSkipHashing) {
                     int newIndex = lazy ? index + prevLength - 1 : index + length;
-                    int i = index;
-                    for (i++; i < newIndex; i++) {
-                        if (i < maxInsertIndex) {
-                            int hash = hash4(window, i) & HASH_MASK;
-                            hashPrev[i & WINDOW_MASK] = hashHead[hash];
-                            hashHead[hash] = i + hashOffset;
-                        }
+                    int i = index + 1;
+                    for (int end = Math.min(newIndex, maxInsertIndex); i < end; i++) {
+                        int hash = hash4(window, i) & HASH_MASK;
+                        hashPrev[i & WINDOW_MASK] = hashHead[hash];
+                        hashHead[hash] = i + hashOffset;
                     }
-                    index = i;
+                    index = Math.max(i, newIndex);
                     if (lazy) {
                         byteAvailable = false;
                         length = MIN_MATCH_LENGTH - 1;
@@ -250,7 +261,7 @@ final class HashChainCompressor extends Compressor {
                 }
                 if (tokenCount == MAX_FLATE_BLOCK_TOKENS) {
                     // The block includes the current character.
-                    writeBlock(index);
+                    writeBlock(tokenCount, index);
                     tokenCount = 0;
                 }
             } else {
@@ -258,7 +269,7 @@ final class HashChainCompressor extends Compressor {
                     int i = lazy ? index - 1 : index;
                     tokens[tokenCount++] = window[i] & 0xFF;
                     if (tokenCount == MAX_FLATE_BLOCK_TOKENS) {
-                        writeBlock(i + 1);
+                        writeBlock(tokenCount, i + 1);
                         tokenCount = 0;
                     }
                 }
@@ -268,5 +279,11 @@ final class HashChainCompressor extends Compressor {
                 }
             }
         }
+        this.index = index;
+        this.length = length;
+        this.offset = offset;
+        this.byteAvailable = byteAvailable;
+        this.tokenCount = tokenCount;
+        this.chainHead = chainHead;
     }
 }
