@@ -1,0 +1,116 @@
+package dev.layerfold.server;
+
+import dev.layerfold.storage.redis.RedisConnection;
+import dev.layerfold.storage.redis.RedisMetadataStore;
+import dev.layerfold.storage.s3.AbandonedUploadSweeper;
+import dev.layerfold.storage.s3.S3BlobStore;
+import dev.layerfold.storage.s3.S3Bucket;
+import dev.layerfold.storage.s3.S3Settings;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * The backends for running several registry processes over shared storage: blobs in an
+ * S3-compatible bucket ({@code layerfold.storage.blob=s3}) and metadata indexed in Redis with its
+ * records in that same bucket ({@code layerfold.storage.metadata=redis}, which therefore needs the
+ * S3 blob backend). Every property also comes from the environment, e.g.
+ * {@code LAYERFOLD_STORAGE_S3_BUCKET} or {@code LAYERFOLD_STORAGE_REDIS_URL}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({BackendConfiguration.S3Properties.class, BackendConfiguration.RedisProperties.class})
+public class BackendConfiguration {
+
+    /**
+     * {@code layerfold.storage.s3.*}.
+     *
+     * @param endpoint the S3 API endpoint, e.g. {@code http://minio:9000}; leave empty for AWS S3
+     * @param region the signing region
+     * @param bucket the bucket (it must exist)
+     * @param pathStyle {@code true} for MinIO, Ceph and other servers without per-bucket host names
+     * @param accessKey the access key; leave both keys empty to use the AWS default credential chain
+     * @param secretKey the secret key
+     * @param presignedRedirects redirect pulls to presigned URLs of the bucket (the endpoint must then
+     *     be reachable by clients)
+     * @param partSize size of multipart parts, at least 5MB
+     * @param abandonedUploadAge uploads untouched for this long are aborted
+     * @param sweepInterval how often one of the registry processes looks for abandoned uploads
+     */
+    @ConfigurationProperties("layerfold.storage.s3")
+    public record S3Properties(URI endpoint, @DefaultValue("us-east-1") String region, String bucket,
+                               @DefaultValue("false") boolean pathStyle, String accessKey, String secretKey,
+                               @DefaultValue("false") boolean presignedRedirects,
+                               @DefaultValue("8MB") DataSize partSize,
+                               @DefaultValue("24h") Duration abandonedUploadAge,
+                               @DefaultValue("1h") Duration sweepInterval) {
+
+        S3Settings settings() {
+            return new S3Settings(endpoint, region, bucket, pathStyle, emptyToNull(accessKey), emptyToNull(secretKey),
+                    presignedRedirects, Math.toIntExact(partSize.toBytes()));
+        }
+
+        /** Compose files and shells pass unset variables as empty strings. */
+        private static String emptyToNull(String value) {
+            return value == null || value.isEmpty() ? null : value;
+        }
+    }
+
+    /**
+     * {@code layerfold.storage.redis.*}.
+     *
+     * @param url {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS
+     * @param cluster {@code true} if the URL names a node of a Redis Cluster
+     * @param namespace prefix of every key, so several registries can share one Redis
+     */
+    @ConfigurationProperties("layerfold.storage.redis")
+    public record RedisProperties(String url, @DefaultValue("false") boolean cluster,
+                                  @DefaultValue("layerfold") String namespace) {
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "s3")
+    S3Bucket s3Bucket(S3Properties s3) {
+        return S3Bucket.connect(s3.settings());
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "s3")
+    S3BlobStore s3BlobStore(S3Bucket bucket, S3Properties s3) {
+        return new S3BlobStore(bucket, s3.settings());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "redis")
+    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket) throws IOException {
+        S3Bucket records = bucket.getIfAvailable();
+        if (records == null) {
+            throw new IllegalStateException("layerfold.storage.metadata=redis keeps its records in the S3 bucket: "
+                    + "also set layerfold.storage.blob=s3 and the layerfold.storage.s3.* properties");
+        }
+        if (redis.url() == null || redis.url().isBlank()) {
+            throw new IllegalStateException("layerfold.storage.metadata=redis needs layerfold.storage.redis.url "
+                    + "(env LAYERFOLD_STORAGE_REDIS_URL), e.g. redis://redis:6379");
+        }
+        return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace());
+    }
+
+    /** Only with Redis, which holds the lease that lets one process at a time sweep the shared bucket. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnExpression("'${layerfold.storage.blob:}' == 's3' and '${layerfold.storage.metadata:}' == 'redis'")
+    AbandonedUploadSweeper abandonedUploadSweeper(S3BlobStore blobs, RedisMetadataStore metadata, S3Properties s3) {
+        AbandonedUploadSweeper sweeper = new AbandonedUploadSweeper(blobs, metadata.leases(), s3.abandonedUploadAge(),
+                Clock.systemUTC());
+        sweeper.start(s3.sweepInterval());
+        return sweeper;
+    }
+}
