@@ -1,11 +1,9 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,15 +35,13 @@ final class GoFlateOracle {
     private static Availability availability;
 
     private final Path binary;
-    private final String goVersion;
     private final String goRoot;
     private Process server;
     private DataOutputStream requests;
     private DataInputStream answers;
 
-    private GoFlateOracle(Path binary, String goVersion, String goRoot) {
+    private GoFlateOracle(Path binary, String goRoot) {
         this.binary = binary;
-        this.goVersion = goVersion;
         this.goRoot = goRoot;
     }
 
@@ -90,7 +86,7 @@ final class GoFlateOracle {
             String goRoot = run(List.of(go.get().toString(), "env", "GOROOT")).strip();
             Files.createDirectories(BUILT.getParent());
             run(List.of(go.get().toString(), "build", "-o", BUILT.toAbsolutePath().toString(), "./flateref"));
-            return new Availability(new GoFlateOracle(BUILT.toAbsolutePath(), version, goRoot), null);
+            return new Availability(new GoFlateOracle(BUILT.toAbsolutePath(), goRoot), null);
         } catch (IOException e) {
             return new Availability(null, "building the reference program failed: " + e.getMessage());
         }
@@ -125,11 +121,6 @@ final class GoFlateOracle {
             throw new IOException("interrupted running " + command, e);
         }
         return output;
-    }
-
-    /** The Go version acting as oracle, e.g. {@code go1.26.8}. */
-    String goVersion() {
-        return goVersion;
     }
 
     /** The Go installation's root, whose files serve as real-world test input. */
@@ -191,12 +182,5 @@ final class GoFlateOracle {
         String flushes = LongStream.of(flushOffsets).mapToObj(Long::toString).collect(Collectors.joining(","));
         return new ProcessBuilder(binary.toString(), "-level", Integer.toString(level), "-flush", flushes)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    }
-
-    /** Reads all of a stream, for small reference outputs. */
-    static byte[] readAll(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        in.transferTo(out);
-        return out.toByteArray();
     }
 }

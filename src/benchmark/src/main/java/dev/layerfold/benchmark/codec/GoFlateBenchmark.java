@@ -1,0 +1,148 @@
+package dev.layerfold.benchmark.codec;
+
+import dev.layerfold.benchmark.Benchmark;
+import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The Go-compatible DEFLATE encoder's throughput against Go's own {@code compress/flate} on the
+ * same input and machine (issue 4 targets at least 0.8x). Go is measured in-process by the
+ * {@code flatebench} program from {@code dedup-core/src/test/go}, so its process start is not
+ * counted; both sides write the input in 64 KiB pieces and discard the output, one after the other.
+ */
+public final class GoFlateBenchmark implements Benchmark {
+
+    private static final int TAR_SIZE = 64 << 20;
+    private static final int RANDOM_SIZE = 32 << 20;
+    private static final int PIECE = 1 << 16;
+
+    @Override
+    public String name() {
+        return "goflate";
+    }
+
+    @Override
+    public void run(BenchmarkReport report) throws Exception {
+        Path work = Files.createTempDirectory("goflate-bench");
+        try {
+            Path flatebench = GoFlateBench.build(work);
+            Path tar = work.resolve("usr-share.tar");
+            Files.write(tar, tarOfSystemFiles());
+            Path random = work.resolve("random.bin");
+            byte[] randomBytes = new byte[RANDOM_SIZE];
+            new Random(1).nextBytes(randomBytes);
+            Files.write(random, randomBytes);
+
+            for (Path input : List.of(tar, random)) {
+                byte[] data = Files.readAllBytes(input);
+                for (int level : new int[] {1, 6, 9}) {
+                    int rounds = level == 9 ? 3 : 5;
+                    double[] ours = measureJava(data, level, rounds);
+                    double[] go = GoFlateBench.measure(flatebench, input, level, rounds);
+                    report.compare(name(), String.format("level %d %s %d MiB", level,
+                            input == tar ? "tar" : "random", data.length >> 20), "MB/s", ours, go, "go", true);
+                }
+            }
+        } finally {
+            try (var files = Files.walk(work)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /** A tar of /usr/share as the system's tar writes it, cut to 64 MiB: real layer content. */
+    private static byte[] tarOfSystemFiles() throws IOException {
+        Process tar = new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", "/", "usr/share")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (InputStream in = tar.getInputStream()) {
+            byte[] data = in.readNBytes(TAR_SIZE);
+            if (data.length < TAR_SIZE / 2) {
+                throw new IOException("tar of /usr/share gave only " + data.length + " bytes");
+            }
+            return data;
+        } finally {
+            tar.destroy();
+        }
+    }
+
+    /** MB/s (10^6 bytes) per round, after one round that lets the JIT compile the encoder. */
+    private static double[] measureJava(byte[] data, int level, int rounds) throws IOException {
+        double[] mbPerSecond = new double[rounds];
+        GoFlateEncoder encoder = GoFlateEncoder.create(OutputStream.nullOutputStream(), level);
+        for (int round = -1; round < rounds; round++) {
+            encoder.reset(OutputStream.nullOutputStream());
+            long start = System.nanoTime();
+            for (int offset = 0; offset < data.length; offset += PIECE) {
+                encoder.write(data, offset, Math.min(PIECE, data.length - offset));
+            }
+            encoder.finish();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (round >= 0) {
+                mbPerSecond[round] = data.length / 1e6 / seconds;
+            }
+        }
+        return mbPerSecond;
+    }
+
+    /** The Go side: builds and runs {@code flatebench}. */
+    private static final class GoFlateBench {
+
+        static Path build(Path work) throws IOException, InterruptedException {
+            Path sources = findSources();
+            Path binary = work.resolve("flatebench");
+            ProcessBuilder builder = new ProcessBuilder(go(), "build", "-o", binary.toString(), "./flatebench")
+                    .directory(sources.toFile()).redirectErrorStream(true);
+            builder.environment().put("GOTOOLCHAIN", "local");
+            run(builder);
+            return binary;
+        }
+
+        static double[] measure(Path flatebench, Path input, int level, int rounds)
+                throws IOException, InterruptedException {
+            // One extra round first, as on the Java side.
+            String output = run(new ProcessBuilder(flatebench.toString(), "-level", Integer.toString(level),
+                    "-rounds", Integer.toString(rounds + 1), input.toString()));
+            return output.lines().skip(1).mapToDouble(Double::parseDouble).toArray();
+        }
+
+        private static String run(ProcessBuilder builder) throws IOException, InterruptedException {
+            Process process = builder.start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IOException(String.join(" ", builder.command()) + " failed: " + output);
+            }
+            return output;
+        }
+
+        private static String go() {
+            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "go"))) {
+                    return Path.of(dir, "go").toString();
+                }
+            }
+            if (Files.isExecutable(Path.of("/usr/local/go/bin/go"))) {
+                return "/usr/local/go/bin/go";
+            }
+            throw new IllegalStateException("the goflate benchmark needs Go (`go` on PATH or /usr/local/go)");
+        }
+
+        /** The Go reference programs, found from the working directory up to the repository root. */
+        private static Path findSources() {
+            for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+                Path sources = dir.resolve("dedup-core/src/test/go");
+                if (Files.isDirectory(sources.resolve("flatebench"))) {
+                    return sources;
+                }
+            }
+            throw new IllegalStateException("dedup-core/src/test/go not found above " + Path.of("").toAbsolutePath());
+        }
+    }
+}
