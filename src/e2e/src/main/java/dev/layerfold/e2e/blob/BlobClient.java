@@ -23,7 +23,6 @@ import java.util.OptionalLong;
  */
 public final class BlobClient implements AutoCloseable {
 
-    private static final int BUFFER_SIZE = 256 * 1024;
     private static final Duration REQUEST_TIMEOUT = Duration.ofMinutes(10);
 
     private final URI registry;
@@ -94,13 +93,7 @@ public final class BlobClient implements AutoCloseable {
     public OptionalLong size(String repository, String digest) throws IOException {
         HttpRequest head = HttpRequest.newBuilder(blobUri(repository, digest))
                 .method("HEAD", BodyPublishers.noBody()).timeout(REQUEST_TIMEOUT).build();
-        HttpResponse<Void> response;
-        try {
-            response = http.send(head, BodyHandlers.discarding());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted during HEAD " + head.uri(), e);
-        }
+        HttpResponse<Void> response = exchange(head, BodyHandlers.discarding());
         return switch (response.statusCode()) {
             case 200 -> response.headers().firstValueAsLong("Content-Length");
             case 404 -> OptionalLong.empty();
@@ -121,18 +114,12 @@ public final class BlobClient implements AutoCloseable {
     }
 
     private long readBlob(String repository, String digest, MessageDigest received) throws IOException {
-        HttpResponse<InputStream> response = sendForStream(
-                HttpRequest.newBuilder(blobUri(repository, digest)).GET());
-        byte[] buffer = new byte[BUFFER_SIZE];
-        long size = 0;
-        try (InputStream body = response.body()) {
-            for (int n; (n = body.read(buffer)) >= 0; size += n) {
-                if (received != null) {
-                    received.update(buffer, 0, n);
-                }
-            }
+        HttpRequest request = HttpRequest.newBuilder(blobUri(repository, digest)).GET().timeout(REQUEST_TIMEOUT).build();
+        HttpResponse<ReceivedBody> response = exchange(request, ReceivedBody.handler(received));
+        if (response.statusCode() != 200) {
+            throw unexpected(request, response.statusCode(), 200, response.body().error());
         }
-        return size;
+        return response.body().size();
     }
 
     private URI blobUri(String repository, String digest) {
@@ -170,28 +157,30 @@ public final class BlobClient implements AutoCloseable {
         return response;
     }
 
-    private HttpResponse<InputStream> sendForStream(HttpRequest.Builder request) throws IOException {
-        return sendForStream(request, 200);
-    }
-
     private HttpResponse<InputStream> sendForStream(HttpRequest.Builder request, int expectedStatus) throws IOException {
         HttpRequest built = request.timeout(REQUEST_TIMEOUT).build();
-        HttpResponse<InputStream> response;
-        try {
-            response = http.send(built, BodyHandlers.ofInputStream());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted during " + built.method() + " " + built.uri(), e);
-        }
+        HttpResponse<InputStream> response = exchange(built, BodyHandlers.ofInputStream());
         if (response.statusCode() != expectedStatus) {
-            String body;
             try (InputStream in = response.body()) {
-                body = new String(in.readNBytes(2000), StandardCharsets.UTF_8);
+                throw unexpected(built, response.statusCode(), expectedStatus,
+                        new String(in.readNBytes(2000), StandardCharsets.UTF_8));
             }
-            throw new IOException(built.method() + " " + built.uri() + " answered " + response.statusCode()
-                    + " (expected " + expectedStatus + "): " + body);
         }
         return response;
+    }
+
+    private <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException {
+        try {
+            return http.send(request, handler);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted during " + request.method() + " " + request.uri(), e);
+        }
+    }
+
+    private static IOException unexpected(HttpRequest request, int status, int expectedStatus, String body) {
+        return new IOException(request.method() + " " + request.uri() + " answered " + status
+                + " (expected " + expectedStatus + "): " + body);
     }
 
     @Override
