@@ -1,10 +1,11 @@
 package dev.layerfold.server;
 
-import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import dev.layerfold.storage.filesystem.FilesystemUploadSweeper;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;
+import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -21,7 +22,7 @@ public class StorageConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "filesystem", matchIfMissing = true)
-    BlobStore filesystemBlobStore(StorageProperties storage) throws IOException {
+    FilesystemBlobStore filesystemBlobStore(StorageProperties storage) throws IOException {
         return new FilesystemBlobStore(storage.path());
     }
 
@@ -29,5 +30,15 @@ public class StorageConfiguration {
     @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "embedded", matchIfMissing = true)
     MetadataStore embeddedMetadataStore(StorageProperties storage) throws IOException {
         return new SqliteMetadataStore(storage.path().resolve("metadata.db"));
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "filesystem", matchIfMissing = true)
+    FilesystemUploadSweeper filesystemUploadSweeper(FilesystemBlobStore blobs, MetadataStore metadata,
+                                                    StorageProperties storage) {
+        FilesystemUploadSweeper sweeper = new FilesystemUploadSweeper(blobs, metadata, storage.abandonedUploadAge(),
+                Clock.systemUTC());
+        sweeper.start(storage.sweepInterval());
+        return sweeper;
     }
 }

@@ -7,12 +7,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -161,6 +165,28 @@ public final class FilesystemBlobStore implements BlobStore {
             // No directory sync: an aborted upload that reappears after a crash is garbage, not a blob.
             Files.deleteIfExists(uploads.resolve(uploadId));
         }
+    }
+
+    /**
+     * Aborts every upload whose bytes were last written before {@code cutoff} and returns their ids, for
+     * sweeping uploads that clients abandoned (including any whose upload state was never recorded).
+     * An upload resumed at the very moment it is found idle loses that append, so choose a cutoff far
+     * beyond any client's pause.
+     */
+    public List<String> abortUploadsIdleSince(Instant cutoff) throws IOException {
+        List<String> aborted = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(uploads)) {
+            for (Path upload : entries) {
+                try {
+                    if (Files.getLastModifiedTime(upload).toInstant().isBefore(cutoff) && Files.deleteIfExists(upload)) {
+                        aborted.add(upload.getFileName().toString());
+                    }
+                } catch (NoSuchFileException e) {
+                    // published or aborted while we looked
+                }
+            }
+        }
+        return aborted;
     }
 
     private Path blobPath(Digest digest) {

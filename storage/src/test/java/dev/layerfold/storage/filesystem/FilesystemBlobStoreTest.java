@@ -11,9 +11,13 @@ import dev.layerfold.storage.blob.GeneratedContent;
 import dev.layerfold.storage.blob.UploadNotFoundException;
 import dev.layerfold.storage.crash.KillNine;
 import java.io.ByteArrayInputStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -104,12 +108,28 @@ class FilesystemBlobStoreTest extends BlobStoreContract {
     }
 
     @Test
+    void abortUploadsIdleSinceRemovesOnlyUploadsUntouchedSinceTheCutoff() throws Exception {
+        String idle = newUploadId();
+        store.startUpload(idle);
+        store.append(idle, new ByteArrayInputStream(new byte[10]));
+        Files.setLastModifiedTime(root.resolve("uploads").resolve(idle), FileTime.from(Instant.now().minus(Duration.ofDays(2))));
+        String active = newUploadId();
+        store.startUpload(active);
+
+        List<String> aborted = ((FilesystemBlobStore) store).abortUploadsIdleSince(Instant.now().minus(Duration.ofDays(1)));
+
+        assertThat(aborted).containsExactly(idle);
+        assertThatThrownBy(() -> store.uploadSize(idle)).isInstanceOf(UploadNotFoundException.class);
+        assertThat(store.uploadSize(active)).isZero();
+    }
+
+    @Test
     void startingAnExistingUploadFails() throws Exception {
         String upload = newUploadId();
         store.startUpload(upload);
         store.append(upload, new ByteArrayInputStream(new byte[3]));
 
-        assertThatThrownBy(() -> store.startUpload(upload)).isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+        assertThatThrownBy(() -> store.startUpload(upload)).isInstanceOf(FileAlreadyExistsException.class);
         assertThat(store.uploadSize(upload)).isEqualTo(3);
     }
 }
