@@ -200,7 +200,8 @@ public final class S3BlobStore implements BlobStore {
             return;
         }
         if (record.publishing() == null && !record.hasParts()) {
-            bucket.put(BlobKeys.blob(digest), record.tail(), Map.of());
+            // Same digest, same bytes: if a concurrent publisher got there first, its copy is as good.
+            bucket.putIfAbsent(BlobKeys.blob(digest), record.tail(), Map.of());
             if (record.multipartId() != null) {
                 abortMultipart(uploadId, record.multipartId());
             }

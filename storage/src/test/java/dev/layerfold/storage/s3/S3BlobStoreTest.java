@@ -20,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -141,8 +142,9 @@ class S3BlobStoreTest extends BlobStoreContract {
         String idle = newUploadId();
         store.startUpload(idle);
         store.append(idle, new ByteArrayInputStream("left behind".getBytes(UTF_8)));
-        Instant cutoff = Instant.now().plusSeconds(1);
-        Thread.sleep(Duration.ofMillis(1100)); // S3 keeps modification times to the second
+        // S3 keeps modification times to the second: start the active upload in a later second.
+        Instant cutoff = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        Thread.sleep(Duration.between(Instant.now(), cutoff).plusMillis(50));
         String active = newUploadId();
         store.startUpload(active);
 

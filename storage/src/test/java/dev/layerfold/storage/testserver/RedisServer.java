@@ -55,6 +55,7 @@ public final class RedisServer {
         if (DockerClientFactory.instance().isDockerAvailable()) {
             GenericContainer<?> container = new GenericContainer<>(IMAGE).withExposedPorts(6379);
             container.start();
+            System.out.println("RedisServer: Docker is available, Redis runs in a container");
             return new RedisServer("redis://" + container.getHost() + ":" + container.getMappedPort(6379));
         }
         return startProcess("redis-server");
@@ -67,6 +68,7 @@ public final class RedisServer {
         command.addAll(List.of(options));
         LocalProcess process = LocalProcess.start(name, LocalProcess.newDirectory(name), command);
         process.awaitPort(port, Duration.ofSeconds(20));
+        System.out.println("RedisServer: " + name + " runs as a local process on port " + port);
         return new RedisServer("redis://127.0.0.1:" + port);
     }
 
