@@ -8,6 +8,8 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,15 +27,30 @@ class UploadHasher {
 
     private static final int REHASH_BUFFER_SIZE = 256 * 1024;
 
-    /** A running digest covering the first {@code size} bytes of an upload. */
-    private record RunningHash(MessageDigest digest, long size) {
+    /**
+     * Abandoned uploads leave their running hash behind; past this many, the oldest are dropped.
+     * Dropping one is always safe: it is re-derived from the stored bytes if the upload resumes.
+     */
+    private static final int MAX_RUNNING_HASHES = 10_000;
+
+    /** A running digest covering the first {@code size} bytes of an upload; {@code tick} orders them by age. */
+    private record RunningHash(MessageDigest digest, long size, long tick) {
     }
 
+    private final AtomicLong ticks = new AtomicLong();
+
     private final BlobStore blobs;
+    private final int maxRunningHashes;
     private final ConcurrentMap<String, RunningHash> running = new ConcurrentHashMap<>();
 
+    @Autowired
     UploadHasher(BlobStore blobs) {
+        this(blobs, MAX_RUNNING_HASHES);
+    }
+
+    UploadHasher(BlobStore blobs, int maxRunningHashes) {
         this.blobs = blobs;
+        this.maxRunningHashes = maxRunningHashes;
     }
 
     /**
@@ -45,7 +62,10 @@ class UploadHasher {
         HashingInputStream hashing = new HashingInputStream(data, sha256);
         long newSize = blobs.append(uploadId, hashing);
         if (newSize == size + hashing.count) {
-            running.put(uploadId, new RunningHash(sha256, newSize));
+            running.put(uploadId, new RunningHash(sha256, newSize, ticks.incrementAndGet()));
+            if (running.size() > maxRunningHashes) {
+                dropOldest();
+            }
         }
         return newSize;
     }
@@ -61,6 +81,12 @@ class UploadHasher {
     /** Drops the running hash of an upload that was published or cancelled. */
     void forget(String uploadId) {
         running.remove(uploadId);
+    }
+
+    /** Drops the older half, so that the scan runs once per many appends rather than on each. */
+    private void dropOldest() {
+        long cutoff = ticks.get() - maxRunningHashes / 2;
+        running.values().removeIf(hash -> hash.tick() < cutoff);
     }
 
     /** Takes the running hash out of the map: a failed append must not leave a stale one behind. */

@@ -57,6 +57,22 @@ class UploadHasherTest {
                 .isEqualTo(Digest.of(Digest.Algorithm.SHA512, concat(FIRST, SECOND)));
     }
 
+    @Test
+    void digestStaysRightAfterManyOtherUploadsPushedItsRunningHashOut() throws Exception {
+        FilesystemBlobStore blobs = new FilesystemBlobStore(root);
+        UploadHasher hasher = new UploadHasher(blobs, 4);
+        blobs.startUpload("early");
+        long size = hasher.append("early", 0, new ByteArrayInputStream(FIRST));
+        for (int i = 0; i < 10; i++) {
+            blobs.startUpload("later-" + i);
+            hasher.append("later-" + i, 0, new ByteArrayInputStream(SECOND));
+        }
+
+        size = hasher.append("early", size, new ByteArrayInputStream(SECOND));
+
+        assertThat(hasher.digest("early", size, Digest.Algorithm.SHA256)).isEqualTo(Digest.sha256(concat(FIRST, SECOND)));
+    }
+
     private static byte[] concat(byte[] a, byte[] b) {
         byte[] both = new byte[a.length + b.length];
         System.arraycopy(a, 0, both, 0, a.length);
