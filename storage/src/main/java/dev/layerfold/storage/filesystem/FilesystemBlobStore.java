@@ -6,9 +6,9 @@ import dev.layerfold.storage.blob.UploadNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -64,9 +64,14 @@ public final class FilesystemBlobStore implements BlobStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
-        long size = channel.size();
-        long end = length < 0 || length > size - offset ? size : offset + length;
-        return Optional.of(new FileRangeInputStream(channel, offset, end));
+        try {
+            long size = channel.size();
+            long end = length < 0 || length > size - offset ? size : offset + length;
+            return Optional.of(new FileRangeInputStream(channel, offset, end));
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
     }
 
     @Override
@@ -128,7 +133,12 @@ public final class FilesystemBlobStore implements BlobStore {
             throw new IllegalArgumentException("offset must not be negative, was " + offset);
         }
         FileChannel channel = openUpload(uploadId, StandardOpenOption.READ);
-        return new FileRangeInputStream(channel, offset, channel.size());
+        try {
+            return new FileRangeInputStream(channel, offset, channel.size());
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,19 @@ class FilesystemBlobStoreTest extends BlobStoreContract {
                             .isEqualTo(blob.getFileName().toString());
                 }
             }
+        }
+    }
+
+    @Test
+    void readerOfADeletedBlobKeepsStreamingTheBytesItStartedWith() throws Exception {
+        byte[] data = new GeneratedContent(1 << 20, 3).slice(0, 1 << 20);
+        Digest digest = publish(data);
+
+        try (InputStream in = store.open(digest, 0, -1).orElseThrow()) {
+            byte[] head = in.readNBytes(1000);
+            assertThat(store.delete(digest)).isTrue();
+            assertThat(head).isEqualTo(Arrays.copyOf(data, 1000));
+            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(data, 1000, data.length));
         }
     }
 
