@@ -17,6 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.context.annotation.Bean;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
 
@@ -87,6 +89,33 @@ public class BackendConfiguration {
     @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "s3")
     S3BlobStore s3BlobStore(S3Bucket bucket, S3Properties s3) {
         return new S3BlobStore(bucket, s3.settings());
+    }
+
+    /** The {@code s3} component of {@code /actuator/health}. */
+    @Bean
+    @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "s3")
+    HealthIndicator s3HealthIndicator(S3Bucket bucket) {
+        return () -> health(bucket::checkReachable).withDetail("bucket", bucket.name()).build();
+    }
+
+    /** The {@code redis} component of {@code /actuator/health}. */
+    @Bean
+    @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "redis")
+    HealthIndicator redisHealthIndicator(RedisMetadataStore metadata) {
+        return () -> health(metadata::checkReachable).build();
+    }
+
+    private interface Check {
+        void run() throws IOException;
+    }
+
+    private static Health.Builder health(Check check) {
+        try {
+            check.run();
+            return Health.up();
+        } catch (IOException e) {
+            return Health.down(e);
+        }
     }
 
     @Bean(destroyMethod = "close")

@@ -9,6 +9,9 @@ import dev.layerfold.storage.s3.S3BlobStore;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -53,6 +56,18 @@ class BackendConfigurationTest {
                     assertThat(settings.accessKey()).isNull();
                     assertThat(settings.endpoint()).isNull();
                     assertThat(settings.region()).isEqualTo("us-east-1");
+                });
+    }
+
+    @Test
+    void s3HealthIsDownWhileTheBucketIsUnreachable() {
+        context.withPropertyValues("layerfold.storage.blob=s3", "layerfold.storage.s3.bucket=layers",
+                        "layerfold.storage.s3.endpoint=http://127.0.0.1:1", "layerfold.storage.s3.path-style=true",
+                        "layerfold.storage.s3.access-key=key", "layerfold.storage.s3.secret-key=secret")
+                .run(started -> {
+                    Health health = started.getBean("s3HealthIndicator", HealthIndicator.class).health();
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                    assertThat(health.getDetails()).containsEntry("bucket", "layers");
                 });
     }
 

@@ -80,6 +80,11 @@ public final class RedisMetadataStore implements MetadataStore {
         return leases;
     }
 
+    /** Fails unless Redis answers: for health checks. */
+    public void checkReachable() throws IOException {
+        RedisCalls.call("answer PING", () -> connection.commands().ping());
+    }
+
     private void reindex(BucketRecords.Fact fact, Optional<String> body) throws IOException {
         if (body.isEmpty()) {
             return; // deleted since the listing

@@ -73,6 +73,15 @@ public final class S3Bucket implements AutoCloseable {
         return name;
     }
 
+    /** Fails unless the bucket exists and the credentials may use it: for health checks. */
+    public void checkReachable() throws IOException {
+        try {
+            client.headBucket(request -> request.bucket(name));
+        } catch (SdkException e) {
+            throw new IOException("bucket " + name + " is unreachable: " + e.getMessage(), e);
+        }
+    }
+
     S3Client client() {
         return client;
     }

@@ -120,7 +120,7 @@ public final class S3Server {
                 // C1 only: S3Proxy starts much faster, and test traffic is too small to need C2.
                 java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-DLOG_LEVEL=warn",
                 "-jar", jar.toString(), "--properties", "s3proxy.conf"));
-        process.awaitPort(port, Duration.ofSeconds(60));
+        process.awaitPort(port, Duration.ofSeconds(120)); // a JVM starting on a busy CI machine
         System.out.println("S3Server: no Docker engine, S3Proxy runs as a local process at " + endpoint);
         return new S3Server(endpoint);
     }
