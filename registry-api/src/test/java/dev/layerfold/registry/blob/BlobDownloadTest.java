@@ -58,6 +58,18 @@ class BlobDownloadTest extends RegistryHttpTest {
     }
 
     @Test
+    void conditionalGetWithTheCurrentEtagIsNotModified() throws Exception {
+        String repository = uniqueRepository("blobs");
+        Digest digest = pushBlob(repository, CONTENT);
+
+        HttpResponse<byte[]> response = request("GET", "/v2/" + repository + "/blobs/" + digest)
+                .header("If-None-Match", "\"" + digest + "\"").send();
+
+        assertThat(response.statusCode()).isEqualTo(304);
+        assertThat(response.body()).isEmpty();
+    }
+
+    @Test
     void rangeBeyondTheEndIsNotSatisfiable() throws Exception {
         String repository = uniqueRepository("blobs");
         Digest digest = pushBlob(repository, CONTENT);

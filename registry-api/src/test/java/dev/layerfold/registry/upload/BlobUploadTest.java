@@ -123,6 +123,21 @@ class BlobUploadTest extends RegistryHttpTest {
     }
 
     @Test
+    void bodiesSentWithFormOrMultipartContentTypesAreStoredAsRawBytes() throws Exception {
+        String repository = uniqueRepository("uploads");
+        byte[] formLike = "a=1&b=2".getBytes(StandardCharsets.US_ASCII);
+        byte[] multipartLike = "--x\r\nnot really a part\r\n--x--".getBytes(StandardCharsets.US_ASCII);
+
+        HttpResponse<byte[]> form = request("PUT", startUpload(repository) + "?digest=" + Digest.sha256(formLike))
+                .header("Content-Type", "application/x-www-form-urlencoded").body(formLike).send();
+        HttpResponse<byte[]> multipart = request("PUT", startUpload(repository) + "?digest=" + Digest.sha256(multipartLike))
+                .header("Content-Type", "multipart/form-data; boundary=x").body(multipartLike).send();
+
+        assertThat(form.statusCode()).as(text(form)).isEqualTo(201);
+        assertThat(multipart.statusCode()).as(text(multipart)).isEqualTo(201);
+    }
+
+    @Test
     void statusReportsTheBytesReceived() throws Exception {
         String location = startUpload(uniqueRepository("uploads"));
         patch(location, Arrays.copyOfRange(BLOB, 0, 7), "0-6");
