@@ -113,16 +113,18 @@ final class SqliteDatabase implements AutoCloseable {
             }
             closed = true;
             IllegalStateException failure = new IllegalStateException("closing metadata database " + file + " failed");
-            for (int i = 0; i < READERS; i++) {
-                closeQuietly(readers.poll(BUSY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), failure);
+            try {
+                for (int i = 0; i < READERS; i++) {
+                    closeQuietly(readers.poll(BUSY_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS), failure);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // readers still busy are left to finish on their own
             }
             // The last connection to close checkpoints the WAL into the main file and removes it.
             closeQuietly(writer, failure);
             if (failure.getSuppressed().length > 0) {
                 throw failure;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             writeLock.unlock();
         }
