@@ -60,8 +60,9 @@ final class DeflateState {
     private final int windowSize;
     /** The sliding window; 8 bytes of slack let longest_match() compare 8 bytes at a time. */
     private final byte[] window;
-    private final int[] prev;
-    private final int[] head;
+    /** prev and head hold zlib's 16-bit Pos values; char keeps them as compact (and cache-friendly) as in C. */
+    private final char[] prev;
+    private final char[] head;
     private final int hashMask;
     private final int hashShift;
     private final int pendingBufSize;
@@ -98,9 +99,9 @@ final class DeflateState {
         this.wMask = wSize - 1;
         this.windowSize = 2 * wSize;
         this.window = new byte[windowSize + 8];
-        this.prev = new int[wSize];
+        this.prev = new char[wSize];
         int hashBits = settings.memLevel() + 7;
-        this.head = new int[1 << hashBits];
+        this.head = new char[1 << hashBits];
         this.hashMask = head.length - 1;
         this.hashShift = (hashBits + MIN_MATCH - 1) / MIN_MATCH;
         int litBufsize = 1 << (settings.memLevel() + 6);
@@ -140,19 +141,20 @@ final class DeflateState {
     }
 
     private void clearHash() {
-        Arrays.fill(head, 0);
+        Arrays.fill(head, (char) 0);
     }
 
     /** slide_hash(). */
     private void slideHash() {
         int wsize = wSize;
-        for (int n = 0; n < head.length; n++) {
-            int m = head[n];
-            head[n] = m >= wsize ? m - wsize : 0;
+        // max(m - wsize, 0) is zlib's (m >= wsize ? m - wsize : NIL) in a form the JIT vectorises.
+        char[] h = head;
+        for (int n = 0; n < h.length; n++) {
+            h[n] = (char) Math.max(h[n] - wsize, 0);
         }
+        char[] p = prev;
         for (int n = 0; n < wsize; n++) {
-            int m = prev[n];
-            prev[n] = m >= wsize ? m - wsize : 0;
+            p[n] = (char) Math.max(p[n] - wsize, 0);
         }
     }
 
@@ -206,7 +208,7 @@ final class DeflateState {
             do {
                 insH = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
                 prev[str & wMask] = head[insH];
-                head[insH] = str;
+                head[insH] = (char) str;
                 str++;
             } while (--n != 0);
             strstart = str;
@@ -344,7 +346,7 @@ final class DeflateState {
                 while (insert != 0) {
                     insH = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
                     prev[str & wMask] = head[insH];
-                    head[insH] = str;
+                    head[insH] = (char) str;
                     str++;
                     insert--;
                     if (lookahead + insert < MIN_MATCH) {
@@ -363,9 +365,9 @@ final class DeflateState {
     private int insertString(int str) {
         int h = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
         insH = h;
-        int matchHead = head[h];
+        char matchHead = head[h];
         prev[str & wMask] = matchHead;
-        head[h] = str;
+        head[h] = (char) str;
         return matchHead;
     }
 
@@ -384,7 +386,7 @@ final class DeflateState {
         int bestLen = prevLength;
         int nice = niceMatch;
         int limit = strstart > maxDist() ? strstart - maxDist() : 0;
-        int[] prv = prev;
+        char[] prv = prev;
         int wmask = wMask;
         byte scanEnd1 = w[scan + bestLen - 1];
         byte scanEnd = w[scan + bestLen];

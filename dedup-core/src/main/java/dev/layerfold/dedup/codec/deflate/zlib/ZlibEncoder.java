@@ -11,17 +11,19 @@ import java.util.Objects;
  * (deflateInit2 with negative windowBits), so a layer compressed by zlib can be rebuilt on any JVM,
  * whatever zlib (or zlib-ng) the platform ships.
  *
- * <p>Which zlib versions write the same bytes, as far as checked here: the output of levels 1 to 9 is
- * tested against the system zlib 1.2.13 and equals it for every strategy. zlib 1.2.12 and 1.3.x have the
- * same deflate.c/trees.c logic for these paths (1.2.12 replaced d_buf/l_buf by sym_buf without moving
- * block boundaries: both flush at lit_bufsize - 1 symbols). zlib 1.2.11 and older differ for
- * {@link ZlibStrategy#FIXED} (1.2.12 started to prefer a stored block there when smaller). zlib 1.2.8 and
- * older also wrote level 0 differently (1.2.9 rewrote deflate_stored()). The JDK's bundled zlib is
- * compared in the tests; zlib-ng and Chromium's zlib produce different streams and are not covered.
+ * <p>Which zlib versions write the same bytes. Verified here: the system zlib 1.2.13 (Debian bookworm;
+ * every level, strategy, memLevel 1..9, windowBits 9..15, flush mode, dictionary, deflateParams and
+ * deflatePrime sequence in the tests) and the zlib 1.3.2 bundled in Temurin 25's {@code Deflater} (levels
+ * 1..9, default, filtered and Huffman-only). From zlib's sources and ChangeLog, not verified here: 1.2.12
+ * to 1.3.x share this logic (1.2.12's switch from d_buf/l_buf to sym_buf kept the block boundary at
+ * lit_bufsize - 1 symbols); 1.2.11 and older may differ under {@link ZlibStrategy#FIXED}, where 1.2.12
+ * let a stored block win when smaller, and in deflateParams() right after deflateReset(); 1.2.8 and
+ * older write level 0 differently (1.2.9 rewrote deflate_stored()). zlib-ng, Chromium's zlib and
+ * Intel's or Cloudflare's forks choose matches differently and are a different encoder altogether.
  *
- * <p>Level 0 depends on the caller's buffer sizes in zlib. This encoder reproduces a caller that hands
- * zlib all input of a flush segment at once with unlimited output space (as {@code zlib.compress} on a
- * whole buffer does): it stages level-0 input so how {@link #write} splits it does not matter.
+ * <p>Level 0 depends on the caller's buffer sizes in zlib. This encoder reproduces a caller that makes
+ * one deflate() call per flush, with all of that input and room for all of its output (a one-shot
+ * compress of a whole buffer): it stages level-0 input so how {@link #write} splits it does not matter.
  *
  * <p>Besides {@link DeflateEncoder}, this exposes the zlib calls pigz makes: {@link #reset},
  * {@link #params}, {@link #setDictionary}, {@link #flush}, {@link #pendingBits} and {@link #prime}. Not

@@ -24,6 +24,7 @@ public final class ReferenceInputs {
     };
 
     private static byte[] systemTar;
+    private static byte[][] layerPools;
 
     private ReferenceInputs() {
     }
@@ -127,24 +128,27 @@ public final class ReferenceInputs {
     }
 
     /**
-     * {@code size} bytes of layer-like data, made chunk by chunk from a seed (never held whole): text,
-     * binary and random stretches, with earlier text repeated as a layer repeats file contents.
+     * {@code size} bytes of layer-like data, made chunk by chunk from a seed (never held whole): slices
+     * of text, binary and random material, as a layer strings files of each kind together.
      */
     public static void layerLike(long seed, long size, ChunkConsumer consumer) throws IOException {
+        byte[][] pools = layerPools();
         SplittableRandom random = new SplittableRandom(seed);
-        byte[] binary = binary(1 << 20);
         long produced = 0;
         while (produced < size) {
-            int kind = random.nextInt(3);
-            int length = (int) Math.min(size - produced, 64 * 1024 + random.nextInt(256 * 1024));
-            byte[] chunk = switch (kind) {
-                case 0 -> text(random.nextLong(), length);
-                case 1 -> Arrays.copyOfRange(binary, 0, Math.min(length, binary.length));
-                default -> random(random.nextLong(), length);
-            };
-            consumer.accept(chunk, chunk.length);
-            produced += chunk.length;
+            byte[] pool = pools[random.nextInt(pools.length)];
+            int length = (int) Math.min(Math.min(size - produced, pool.length), 16 * 1024 + random.nextInt(512 * 1024));
+            int from = random.nextInt(pool.length - length + 1);
+            consumer.accept(Arrays.copyOfRange(pool, from, from + length), length);
+            produced += length;
         }
+    }
+
+    private static synchronized byte[][] layerPools() {
+        if (layerPools == null) {
+            layerPools = new byte[][] {text(11, 2 << 20), binary(2 << 20), random(12, 2 << 20)};
+        }
+        return layerPools;
     }
 
     @FunctionalInterface
