@@ -1,0 +1,147 @@
+package dev.layerfold.benchmark.codec;
+
+import dev.layerfold.benchmark.Benchmark;
+import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.Function;
+import java.util.zip.Deflater;
+
+/**
+ * The pure-Java zlib port against the native zlib in the JDK ({@link Deflater}, same level, same
+ * input), and the pigz port against {@code pigz -p 1} (one thread, as the port runs), on 64 MiB of
+ * tar of system files. Both sides get the input in 64 KiB pieces and discard the output; pigz reads
+ * the input from a file and its process start is included (a few milliseconds against seconds).
+ */
+public final class ZlibBenchmark implements Benchmark {
+
+    private static final int TAR_SIZE = 64 << 20;
+    private static final int PIECE = 1 << 16;
+
+    @Override
+    public String name() {
+        return "zlib";
+    }
+
+    @Override
+    public void run(BenchmarkReport report) throws Exception {
+        byte[] tar = tarOfSystemFiles();
+        String size = (tar.length >> 20) + " MiB tar";
+        for (int level : new int[] {1, 6, 9}) {
+            int rounds = level == 9 ? 3 : 5;
+            double[] ours = measure(tar, rounds, sink -> ZlibEncoder.create(sink, level));
+            double[] jdk = measureJdk(tar, level, rounds);
+            report.compare(name(), "zlib level " + level + " " + size, "MB/s", ours, jdk, "jdk", true);
+        }
+        System.out.println("zlib       ZlibEncoder output equals java.util.zip.Deflater's at level 6: "
+                + Arrays.equals(deflateAll(tar, sink -> ZlibEncoder.create(sink, 6)), jdkDeflate(tar, 6)));
+
+        Path input = Files.createTempFile("zlib-bench", ".tar");
+        try {
+            Files.write(input, tar);
+            double[] ours = measure(tar, 3, sink -> PigzEncoder.create(sink, 9, PigzSettings.DEFAULT_BLOCK_SIZE));
+            double[] pigz = measurePigz(input, tar.length, 3);
+            report.compare(name(), "pigz -9 -b 128 " + size, "MB/s", ours, pigz, "pigz-p1", true);
+        } finally {
+            Files.deleteIfExists(input);
+        }
+    }
+
+    /** MB/s (10^6 bytes) per round, after one round that lets the JIT compile the encoder. */
+    private static double[] measure(byte[] data, int rounds, Function<OutputStream, DeflateEncoder> encoders)
+            throws IOException {
+        double[] mbPerSecond = new double[rounds];
+        for (int round = -1; round < rounds; round++) {
+            long start = System.nanoTime();
+            DeflateEncoder encoder = encoders.apply(OutputStream.nullOutputStream());
+            for (int offset = 0; offset < data.length; offset += PIECE) {
+                encoder.write(data, offset, Math.min(PIECE, data.length - offset));
+            }
+            encoder.finish();
+            if (round >= 0) {
+                mbPerSecond[round] = data.length / 1e6 / ((System.nanoTime() - start) / 1e9);
+            }
+        }
+        return mbPerSecond;
+    }
+
+    private static double[] measureJdk(byte[] data, int level, int rounds) {
+        double[] mbPerSecond = new double[rounds];
+        byte[] out = new byte[PIECE];
+        for (int round = -1; round < rounds; round++) {
+            long start = System.nanoTime();
+            Deflater deflater = new Deflater(level, true);
+            for (int offset = 0; offset < data.length; offset += PIECE) {
+                deflater.setInput(data, offset, Math.min(PIECE, data.length - offset));
+                while (!deflater.needsInput()) {
+                    deflater.deflate(out);
+                }
+            }
+            deflater.finish();
+            while (!deflater.finished()) {
+                deflater.deflate(out);
+            }
+            deflater.end();
+            if (round >= 0) {
+                mbPerSecond[round] = data.length / 1e6 / ((System.nanoTime() - start) / 1e9);
+            }
+        }
+        return mbPerSecond;
+    }
+
+    private static double[] measurePigz(Path input, long length, int rounds) throws IOException, InterruptedException {
+        double[] mbPerSecond = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            long start = System.nanoTime();
+            Process pigz = new ProcessBuilder("pigz", "-c", "-9", "-b", "128", "-p", "1")
+                    .redirectInput(input.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            if (pigz.waitFor() != 0) {
+                throw new IOException("pigz failed");
+            }
+            mbPerSecond[round] = length / 1e6 / ((System.nanoTime() - start) / 1e9);
+        }
+        return mbPerSecond;
+    }
+
+    private static byte[] deflateAll(byte[] data, Function<OutputStream, DeflateEncoder> encoders) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(data.length / 2);
+        DeflateEncoder encoder = encoders.apply(out);
+        encoder.write(data, 0, data.length);
+        encoder.finish();
+        return out.toByteArray();
+    }
+
+    private static byte[] jdkDeflate(byte[] data, int level) {
+        Deflater deflater = new Deflater(level, true);
+        deflater.setInput(data);
+        deflater.finish();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(data.length / 2);
+        byte[] buf = new byte[PIECE];
+        while (!deflater.finished()) {
+            out.write(buf, 0, deflater.deflate(buf));
+        }
+        deflater.end();
+        return out.toByteArray();
+    }
+
+    /** A tar of /usr/share as the system's tar writes it, cut to 64 MiB: real layer content. */
+    private static byte[] tarOfSystemFiles() throws IOException {
+        Process tar = new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", "/", "usr/share")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (InputStream in = tar.getInputStream()) {
+            return in.readNBytes(TAR_SIZE);
+        } finally {
+            tar.destroy();
+        }
+    }
+}
