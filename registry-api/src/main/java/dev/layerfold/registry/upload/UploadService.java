@@ -70,10 +70,7 @@ class UploadService {
         claim(repository, uploadId);
         try {
             long size = appendChunk(repository, uploadId, range, body);
-            var next = new UploadState(uploadId, repository, size, new byte[0], state.startedAt(), clock.instant());
-            if (!metadata.advanceUpload(next, state.size()) && metadata.upload(uploadId).isEmpty()) {
-                throw unknownUpload(repository, uploadId);
-            }
+            recordProgress(state, size);
             return size;
         } finally {
             writing.remove(uploadId);
@@ -143,6 +140,22 @@ class UploadService {
             metadata.linkBlob(repository, digest);
         }
         return mountable;
+    }
+
+    /**
+     * Records the new size and, above all, the time: an upload whose state looks idle is cleaned up.
+     * The stored size may lag the bytes (a crash between append and this update), so a refused
+     * compare-and-set is retried once against the state as it is now.
+     */
+    private void recordProgress(UploadState state, long size) throws IOException {
+        UploadState expected = state;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            var next = new UploadState(state.id(), state.repository(), size, new byte[0], state.startedAt(), clock.instant());
+            if (metadata.advanceUpload(next, expected.size())) {
+                return;
+            }
+            expected = metadata.upload(state.id()).orElseThrow(() -> unknownUpload(state.repository(), state.id()));
+        }
     }
 
     private long appendChunk(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
