@@ -10,6 +10,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,10 +59,18 @@ public final class S3BlobStore implements BlobStore {
     static final String BODY = "layerfold-body";
     /** Metadata of a pointer object (the blob's size) and of an upload record (the upload's size). */
     static final String SIZE = "layerfold-size";
+    /** About a megabyte of locations: the blobs being pulled right now. */
+    private static final int RECENT_LOCATIONS = 8192;
 
     private final S3Bucket bucket;
     private final int partSize;
     private final boolean presignedRedirects;
+    private final Map<Digest, Location> recentLocations = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Digest, Location> eldest) {
+            return size() > RECENT_LOCATIONS;
+        }
+    });
 
     public S3BlobStore(S3Bucket bucket, int partSize, boolean presignedRedirects) {
         if (partSize < S3Settings.MINIMUM_PART_SIZE) {
@@ -85,32 +95,49 @@ public final class S3BlobStore implements BlobStore {
         return locate(digest).map(Location::size);
     }
 
+    /** Looks the blob up in the bucket (one HEAD) and remembers where it is for the reads that follow. */
     private Optional<Location> locate(Digest digest) throws IOException {
         String key = BlobKeys.blob(digest);
-        return bucket.head(key).map(head -> {
+        Optional<Location> location = bucket.head(key).map(head -> {
             String body = head.metadata().get(BODY);
             return body == null
                     ? new Location(key, head.contentLength())
                     : new Location(body, Long.parseLong(head.metadata().get(SIZE)));
         });
+        location.ifPresentOrElse(found -> recentLocations.put(digest, found), () -> recentLocations.remove(digest));
+        return location;
     }
 
+    /**
+     * Reads where the blob was last seen, saving the HEAD in the usual size-then-open sequence. A
+     * location stays right while the blob exists; once another process deletes the blob, the GET finds
+     * nothing and the blob is looked up afresh.
+     */
     @Override
     public Optional<InputStream> open(Digest digest, long offset, long length) throws IOException {
         if (offset < 0) {
             throw new IllegalArgumentException("negative offset " + offset);
         }
-        Optional<Location> location = locate(digest);
-        if (location.isEmpty()) {
-            return Optional.empty();
+        Location recent = recentLocations.get(digest);
+        if (recent != null) {
+            Optional<InputStream> stream = read(recent, offset, length);
+            if (stream.isPresent()) {
+                return stream;
+            }
+            recentLocations.remove(digest);
         }
-        long size = location.get().size();
+        Optional<Location> location = locate(digest);
+        return location.isEmpty() ? Optional.empty() : read(location.get(), offset, length);
+    }
+
+    private Optional<InputStream> read(Location location, long offset, long length) throws IOException {
+        long size = location.size();
         long from = Math.min(offset, size);
         long to = length < 0 || length >= size - from ? size : from + length;
         if (from == to) {
             return Optional.of(InputStream.nullInputStream()); // S3 answers an empty range with 416
         }
-        return bucket.getRange(location.get().key(), from, to);
+        return bucket.getRange(location.key(), from, to);
     }
 
     @Override
@@ -129,6 +156,7 @@ public final class S3BlobStore implements BlobStore {
         }
         // The pointer first: once it is gone nobody resolves the body, which can then go too.
         bucket.delete(BlobKeys.blob(digest));
+        recentLocations.remove(digest);
         if (!location.get().key().equals(BlobKeys.blob(digest))) {
             bucket.delete(location.get().key());
         }

@@ -192,6 +192,28 @@ class S3BlobStoreTest extends BlobStoreContract {
     }
 
     @Test
+    void blobDeletedAndPushedAgainByAnotherProcessIsReadFromItsNewBody() throws Exception {
+        GeneratedContent content = new GeneratedContent(PART + 3, 23);
+        Digest digest = content.sha256();
+        publishLarge(store, content);
+        read(digest, 0, 1); // this process now knows where the body is
+        S3BlobStore other = reopen();
+
+        other.delete(digest);
+        assertThat(store.open(digest, 0, -1)).isEmpty();
+        publishLarge(other, content);
+
+        assertThat(read(digest, PART, 3)).isEqualTo(content.slice(PART, 3));
+    }
+
+    private static void publishLarge(BlobStore target, GeneratedContent content) throws IOException {
+        String upload = newUploadId();
+        target.startUpload(upload);
+        target.append(upload, content.stream(0, content.size()));
+        target.publish(upload, content.sha256());
+    }
+
+    @Test
     void presignedUrlServesTheBlobWithoutCredentials() throws Exception {
         byte[] data = "fetched straight from the bucket".getBytes(UTF_8);
         Digest digest = publish(data);
