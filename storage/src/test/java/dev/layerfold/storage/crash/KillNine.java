@@ -28,6 +28,8 @@ public final class KillNine {
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // The writer is short-lived: starting fast matters more than peak speed.
+                "-XX:TieredStopAtLevel=1",
                 "-cp", System.getProperty("java.class.path"),
                 writer.getName()));
         command.addAll(List.of(args));

@@ -36,7 +36,7 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
     void tagsAcknowledgedBeforeAKillDashNineAreThereAfterReopening() throws Exception {
         Path db = dir.resolve("killed.db");
 
-        List<String> acknowledged = KillNine.killAfter(100, TagWritingProcess.class, dir, db.toString());
+        List<String> acknowledged = KillNine.killAfter(50, TagWritingProcess.class, dir, db.toString());
 
         try (MetadataStore reopened = new SqliteMetadataStore(db)) {
             for (String tag : acknowledged) {
