@@ -11,9 +11,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -48,8 +48,11 @@ public final class RedisLeases implements Leases, AutoCloseable {
     public RedisLeases(RedisClusterCommands<String, String> redis, String namespace) {
         this.redis = redis;
         this.keyPrefix = namespace + ":lease:";
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+        ScheduledThreadPoolExecutor heartbeats = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon()
                 .name("lease-heartbeat").factory());
+        // Most leases (record locks) are released long before their first heartbeat: drop those at once.
+        heartbeats.setRemoveOnCancelPolicy(true);
+        this.heartbeats = heartbeats;
     }
 
     @Override
