@@ -14,15 +14,19 @@ import java.util.List;
  * <p>Every candidate, in the order the member header's hints suggest, is fed the decompressed
  * bytes as they are inflated; its output is compared with the original deflate bytes as they are
  * read, and a candidate is dropped at its first differing byte, within its first block. So a wrong
- * candidate costs about one block of compression. Comparing stops after {@code budgetBytes} of
- * decompressed input: the first live candidate is then taken, and the full rebuild, which every
- * layer passes before it is thinned, proves the rest. A member shorter than the budget is verified
- * whole here.
+ * candidate costs about one block of compression. Comparing stops once a single candidate is left
+ * and has reproduced {@link #SETTLED_BYTES} of the original, or after {@code budgetBytes} of
+ * decompressed input (several candidates still agreeing); the first live candidate is then taken,
+ * and the full rebuild, which every layer passes before it is thinned, proves the rest. The split
+ * thus costs a few blocks of compression, not a second compression of the layer. A member that
+ * ends before that point is verified whole here.
  */
 public final class EncoderIdentifier {
 
-    /** Decompressed bytes compared per member by default. */
+    /** Decompressed bytes compared per member at most, by default. */
     public static final long DEFAULT_BUDGET = 8L << 20;
+    /** Original deflate bytes the last candidate left must reproduce before it is taken. */
+    public static final long SETTLED_BYTES = 64L << 10;
 
     private final List<EncoderSpec> candidates;
     private final EncoderFactory factory;
@@ -82,7 +86,8 @@ public final class EncoderIdentifier {
             }
             fed += length;
             dropRejected();
-            if (fed >= budgetBytes && !runs.isEmpty()) {
+            boolean settled = runs.size() == 1 && runs.getFirst().matched() >= SETTLED_BYTES;
+            if ((settled || fed >= budgetBytes) && !runs.isEmpty()) {
                 chosenEarly = runs.getFirst().spec();
                 runs.clear();
             }

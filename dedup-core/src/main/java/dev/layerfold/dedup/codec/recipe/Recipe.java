@@ -33,7 +33,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     public static final int MAX_TRAILING_BYTES = 1 << 20;
     private static final int MAX_HEADER = 1 << 20;
     private static final int MAX_MEMBERS = 1 << 20;
-    private static final int MAX_SKELETON = Integer.MAX_VALUE - 16;
+    /** Far above any real skeleton (about 60 bytes per file); guards against a damaged length. */
+    private static final int MAX_SKELETON = 1 << 30;
     private static final HexFormat HEX = HexFormat.of();
 
     public Recipe {

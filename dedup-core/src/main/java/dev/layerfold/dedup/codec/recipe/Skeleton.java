@@ -27,10 +27,6 @@ public record Skeleton(byte[] compressedOps, long tarSize, int fileCount, long f
         return compressedOps.clone();
     }
 
-    int compressedSize() {
-        return compressedOps.length;
-    }
-
     /**
      * The ops in order. The iterator throws {@link UncheckedIOException} if the op stream is
      * damaged (a recipe read from a damaged store).

@@ -1,0 +1,69 @@
+package dev.layerfold.benchmark.codec;
+
+import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+
+/**
+ * A docker-like layer of this machine's system files: GNU tar (GNU format, which like Go's
+ * archive/tar writes no per-file access and change times) of files from
+ * {@code /usr/lib}, {@code /usr/bin} and {@code /usr/share} up to a size, gzip'd by the Go-compatible
+ * encoder at level 6 with Go's gzip header (what docker push writes).
+ */
+record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
+
+    static LayerOfSystemFiles build(Path work, long size) throws IOException, InterruptedException {
+        List<String> files = new ArrayList<>();
+        long total = 0;
+        for (String root : List.of("/usr/lib/x86_64-linux-gnu", "/usr/bin", "/usr/share")) {
+            try (Stream<Path> walk = Files.walk(Path.of(root))) {
+                for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile).sorted()::iterator) {
+                    long length = Files.size(file);
+                    if (total + length > size) {
+                        continue;
+                    }
+                    files.add(file.toString());
+                    total += length;
+                }
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        Path list = work.resolve("files.txt");
+        Files.writeString(list, String.join("\0", files), StandardCharsets.UTF_8);
+        Path tarFile = work.resolve("layer.tar");
+        Process tar = new ProcessBuilder("tar", "--format=gnu", "--null", "-T", list.toString(), "-cf", tarFile.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(tar.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (tar.waitFor() != 0) {
+            throw new IOException("tar failed: " + output);
+        }
+        byte[] tarBytes = Files.readAllBytes(tarFile);
+        return new LayerOfSystemFiles(tarBytes, gzipLikeGo(tarBytes));
+    }
+
+    private static byte[] gzipLikeGo(byte[] data) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(data.length / 2);
+        out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});
+        GoFlateEncoder encoder = GoFlateEncoder.create(out, 6);
+        encoder.write(data, 0, data.length);
+        encoder.finish();
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        for (long value : new long[] {crc.getValue(), data.length}) {
+            for (int i = 0; i < 4; i++) {
+                out.write((int) (value >>> (8 * i)));
+            }
+        }
+        return out.toByteArray();
+    }
+}
