@@ -59,13 +59,20 @@ class UploadHasher {
      */
     long append(String uploadId, long size, InputStream data) throws IOException {
         MessageDigest sha256 = sha256At(uploadId, size);
+        // Stores undo a failed append, so the state before it is what a retry continues from.
+        MessageDigest before = copyOf(sha256);
         HashingInputStream hashing = new HashingInputStream(data, sha256);
-        long newSize = blobs.append(uploadId, hashing);
-        if (newSize == size + hashing.count) {
-            running.put(uploadId, new RunningHash(sha256, newSize, ticks.incrementAndGet()));
-            if (running.size() > maxRunningHashes) {
-                dropOldest();
+        long newSize;
+        try {
+            newSize = blobs.append(uploadId, hashing);
+        } catch (IOException | RuntimeException e) {
+            if (before != null) {
+                keep(uploadId, before, size);
             }
+            throw e;
+        }
+        if (newSize == size + hashing.count) {
+            keep(uploadId, sha256, newSize);
         }
         return newSize;
     }
@@ -81,6 +88,22 @@ class UploadHasher {
     /** Drops the running hash of an upload that was published or cancelled. */
     void forget(String uploadId) {
         running.remove(uploadId);
+    }
+
+    private void keep(String uploadId, MessageDigest digest, long size) {
+        running.put(uploadId, new RunningHash(digest, size, ticks.incrementAndGet()));
+        if (running.size() > maxRunningHashes) {
+            dropOldest();
+        }
+    }
+
+    /** A copy of the digest state, or null where the provider cannot copy it (then a retry re-reads). */
+    private static MessageDigest copyOf(MessageDigest digest) {
+        try {
+            return (MessageDigest) digest.clone();
+        } catch (CloneNotSupportedException e) {
+            return null;
+        }
     }
 
     /** Drops the older half, so that the scan runs once per many appends rather than on each. */

@@ -1,10 +1,14 @@
 package dev.layerfold.registry.upload;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -55,6 +59,26 @@ class UploadHasherTest {
         assertThat(fresh.digest("u3", size, Digest.Algorithm.SHA256)).isEqualTo(Digest.sha256(concat(FIRST, SECOND)));
         assertThat(fresh.digest("u3", size, Digest.Algorithm.SHA512))
                 .isEqualTo(Digest.of(Digest.Algorithm.SHA512, concat(FIRST, SECOND)));
+    }
+
+    @Test
+    void appendThatFailsHalfWayLeavesAHashThatARetryContinuesFrom() throws Exception {
+        FilesystemBlobStore blobs = new FilesystemBlobStore(root);
+        UploadHasher hasher = new UploadHasher(blobs);
+        blobs.startUpload("u4");
+        long size = hasher.append("u4", 0, new ByteArrayInputStream(FIRST));
+        InputStream breaksAfterFourBytes = new SequenceInputStream(new ByteArrayInputStream(SECOND, 0, 4), new InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new IOException("client went away");
+            }
+        });
+
+        long failedAt = size;
+        assertThatThrownBy(() -> hasher.append("u4", failedAt, breaksAfterFourBytes)).isInstanceOf(IOException.class);
+        size = hasher.append("u4", blobs.uploadSize("u4"), new ByteArrayInputStream(SECOND));
+
+        assertThat(hasher.digest("u4", size, Digest.Algorithm.SHA256)).isEqualTo(Digest.sha256(concat(FIRST, SECOND)));
     }
 
     @Test
