@@ -2,14 +2,13 @@ package dev.layerfold.server;
 
 import dev.layerfold.storage.redis.RedisConnection;
 import dev.layerfold.storage.redis.RedisMetadataStore;
-import dev.layerfold.storage.s3.AbandonedUploadSweeper;
 import dev.layerfold.storage.s3.S3BlobStore;
 import dev.layerfold.storage.s3.S3Bucket;
 import dev.layerfold.storage.s3.S3Settings;
+import dev.layerfold.storage.s3.S3UploadSweeper;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -30,7 +29,8 @@ import org.springframework.util.unit.DataSize;
  * {@code LAYERFOLD_STORAGE_S3_BUCKET} or {@code LAYERFOLD_STORAGE_REDIS_URL}.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({BackendConfiguration.S3Properties.class, BackendConfiguration.RedisProperties.class})
+@EnableConfigurationProperties({BackendConfiguration.S3Properties.class, BackendConfiguration.RedisProperties.class,
+        StorageProperties.class})
 public class BackendConfiguration {
 
     /**
@@ -45,16 +45,12 @@ public class BackendConfiguration {
      * @param presignedRedirects redirect pulls to presigned URLs of the bucket (the endpoint must then
      *     be reachable by clients)
      * @param partSize size of multipart parts, at least 5MB
-     * @param abandonedUploadAge uploads untouched for this long are aborted
-     * @param sweepInterval how often one of the registry processes looks for abandoned uploads
      */
     @ConfigurationProperties("layerfold.storage.s3")
     public record S3Properties(URI endpoint, @DefaultValue("us-east-1") String region, String bucket,
                                @DefaultValue("false") boolean pathStyle, String accessKey, String secretKey,
                                @DefaultValue("false") boolean presignedRedirects,
-                               @DefaultValue("8MB") DataSize partSize,
-                               @DefaultValue("24h") Duration abandonedUploadAge,
-                               @DefaultValue("1h") Duration sweepInterval) {
+                               @DefaultValue("8MB") DataSize partSize) {
 
         S3Settings settings() {
             return new S3Settings(endpoint, region, bucket, pathStyle, emptyToNull(accessKey), emptyToNull(secretKey),
@@ -133,13 +129,16 @@ public class BackendConfiguration {
         return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace());
     }
 
-    /** Only with Redis, which holds the lease that lets one process at a time sweep the shared bucket. */
+    /**
+     * Only with Redis, which holds the lease that lets one process at a time sweep the shared bucket.
+     * Ages and intervals are the same {@code layerfold.storage.*} settings as for the file system.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("'${layerfold.storage.blob:}' == 's3' and '${layerfold.storage.metadata:}' == 'redis'")
-    AbandonedUploadSweeper abandonedUploadSweeper(S3BlobStore blobs, RedisMetadataStore metadata, S3Properties s3) {
-        AbandonedUploadSweeper sweeper = new AbandonedUploadSweeper(blobs, metadata.leases(), s3.abandonedUploadAge(),
+    S3UploadSweeper s3UploadSweeper(S3BlobStore blobs, RedisMetadataStore metadata, StorageProperties storage) {
+        S3UploadSweeper sweeper = new S3UploadSweeper(blobs, metadata, metadata.leases(), storage.abandonedUploadAge(),
                 Clock.systemUTC());
-        sweeper.start(s3.sweepInterval());
+        sweeper.start(storage.sweepInterval());
         return sweeper;
     }
 }
