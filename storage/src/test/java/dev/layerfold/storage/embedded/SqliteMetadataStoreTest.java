@@ -6,15 +6,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.layerfold.storage.crash.KillNine;
 import dev.layerfold.storage.metadata.MetadataStore;
 import dev.layerfold.storage.metadata.MetadataStoreContract;
+import dev.layerfold.storage.metadata.UploadState;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class SqliteMetadataStoreTest extends MetadataStoreContract {
@@ -42,6 +49,32 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
             for (String tag : acknowledged) {
                 assertThat(reopened.tag(TagWritingProcess.REPOSITORY, tag)).contains(TagWritingProcess.digestOf(tag));
             }
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void twoStoresOnOneFileSeeEachOthersWritesAndOnlyOneWinsARace() throws Exception {
+        try (MetadataStore other = new SqliteMetadataStore(dir.resolve("metadata.db"))) {
+            Instant now = Instant.parse("2026-01-01T00:00:00Z");
+            for (int round = 0; round < 20; round++) {
+                UploadState start = new UploadState("shared-" + round, REPO, 0, new byte[0], now, now);
+                store.createUpload(start);
+                CyclicBarrier barrier = new CyclicBarrier(2);
+                try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+                    Future<Boolean> mine = threads.submit(() -> {
+                        barrier.await();
+                        return store.advanceUpload(start.advancedBy(1, new byte[0], now), 0);
+                    });
+                    Future<Boolean> theirs = threads.submit(() -> {
+                        barrier.await();
+                        return other.advanceUpload(start.advancedBy(2, new byte[0], now), 0);
+                    });
+                    assertThat(mine.get() ^ theirs.get()).as("exactly one of the two stores advanced the upload").isTrue();
+                }
+            }
+            other.putTag(REPO, "latest", digest("from the other store"));
+            assertThat(store.tag(REPO, "latest")).contains(digest("from the other store"));
         }
     }
 
