@@ -12,8 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param path the data directory of the embedded backends
  * @param blob the blob backend: {@code filesystem} stores blobs under {@code <path>/blobs}
  * @param metadata the metadata backend: {@code embedded} keeps it in SQLite at {@code <path>/metadata.db}
- * @param abandonedUploadAge uploads on the file system untouched for this long are removed
- * @param sweepInterval how often the file system is searched for abandoned uploads
+ * @param abandonedUploadAge uploads untouched for this long are removed, in whichever blob backend
+ * @param sweepInterval how often the blob backend is searched for abandoned uploads
  */
 @ConfigurationProperties("layerfold.storage")
 public record StorageProperties(
