@@ -2,7 +2,6 @@ package dev.layerfold.registry.api;
 
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,8 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.util.UriUtils;
 
-/** The query string of a request, decoded; a parameter may repeat (several {@code tag=} or {@code digest=}). */
+/**
+ * The query string of a request, decoded; a parameter may repeat (several {@code tag=} or
+ * {@code digest=}). A literal {@code +} stays a plus: media types such as
+ * {@code application/vnd.example+json} are often sent unescaped, and no parameter here holds spaces.
+ */
 public final class QueryParameters {
 
     private final Map<String, List<String>> values;
@@ -47,7 +51,7 @@ public final class QueryParameters {
 
     private static String decode(String text) {
         try {
-            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+            return UriUtils.decode(text, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             throw RegistryException.of(ErrorCode.UNSUPPORTED, "malformed query string near '" + text
                     + "': escape special characters as %XX").withStatus(HttpStatus.BAD_REQUEST);

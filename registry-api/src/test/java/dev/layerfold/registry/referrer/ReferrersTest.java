@@ -52,6 +52,21 @@ class ReferrersTest extends RegistryHttpTest {
     }
 
     @Test
+    void artifactTypeWithAnUnescapedPlusStillMatches() throws Exception {
+        String repository = uniqueRepository("referrers");
+        Digest subject = pushImage(repository, "v1");
+        pushArtifact(repository, subject, "application/vnd.example.sbom+json", null);
+
+        HttpResponse<byte[]> raw = request("GET", "/v2/" + repository + "/referrers/" + subject
+                + "?artifactType=application/vnd.example.sbom+json").send();
+        HttpResponse<byte[]> escaped = request("GET", "/v2/" + repository + "/referrers/" + subject
+                + "?artifactType=application%2Fvnd.example.sbom%2Bjson").send();
+
+        assertThat(jsonBody(raw).get("manifests")).hasSize(1);
+        assertThat(jsonBody(escaped).get("manifests")).hasSize(1);
+    }
+
+    @Test
     void pushingAManifestWithASubjectAnswersWithOciSubject() throws Exception {
         String repository = uniqueRepository("referrers");
         Digest subject = Digest.sha256("a subject that was never pushed".getBytes(StandardCharsets.UTF_8));
