@@ -3,7 +3,9 @@ package dev.layerfold.e2e.process;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Starts the packaged Layerfold executable ({@code java -jar layerfold.jar}) as its own process. */
 public final class LayerfoldProcess {
@@ -20,15 +22,25 @@ public final class LayerfoldProcess {
      */
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir)
             throws IOException, InterruptedException {
+        return start(maxHeap, dataDir, logDir, Map.of());
+    }
+
+    /**
+     * Like {@link #start(String, Path, Path)}, with Spring {@code properties} on the command line on top,
+     * e.g. {@code layerfold.storage.blob=s3} and the bucket to use.
+     */
+    public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, Map<String, String> properties)
+            throws IOException, InterruptedException {
         Path jar = packagedJar();
         int port = FreePort.pick();
         Files.createDirectories(dataDir);
-        List<String> command = List.of(
+        List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + maxHeap,
                 "-jar", jar.toString(),
                 "--server.port=" + port,
-                "--layerfold.storage.path=" + dataDir.toAbsolutePath());
+                "--layerfold.storage.path=" + dataDir.toAbsolutePath()));
+        properties.forEach((name, value) -> command.add("--" + name + "=" + value));
         return RegistryProcess.start("layerfold", command, port, dataDir,
                 logDir.resolve("layerfold-" + port + ".log"));
     }

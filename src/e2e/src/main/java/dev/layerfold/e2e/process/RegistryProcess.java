@@ -118,6 +118,11 @@ public final class RegistryProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process as {@code kill -9} does, giving it no chance to clean up, and waits until it is gone. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
     /** Stops the process: politely first, forcibly if it does not exit in time. */
     @Override
     public void close() throws InterruptedException {
