@@ -33,6 +33,20 @@ class EncoderIdentificationTest {
     }
 
     @Test
+    void theLikeliestCandidateRunsAloneAndTheOthersStartOnlyIfItIsRejected() throws Exception {
+        byte[] hintedRight = TestCodec.gzipMember(DamagedLayerTest.tarWithOneFile(TEXT), 6);
+        byte[] hintedWrong = TestCodec.gzipMember(DamagedLayerTest.tarWithOneFile(TEXT), 1);
+
+        Identification right = TestCodec.splitter().split(TestCodec.stream(hintedRight), FileSink.discarding()).identifications().getFirst();
+        Identification wrong = TestCodec.splitter().split(TestCodec.stream(hintedWrong), FileSink.discarding()).identifications().getFirst();
+
+        assertThat(right.encoder()).isEqualTo(TestCodec.jdk(6));
+        assertThat(right.candidates()).isEqualTo(1);
+        assertThat(wrong.encoder()).isEqualTo(TestCodec.jdk(1));
+        assertThat(wrong.candidates()).isEqualTo(TestCodec.CANDIDATES.size());
+    }
+
+    @Test
     void wrongCandidatesAreRejectedWithinTheFirstBlocks() throws Exception {
         byte[] layer = TestCodec.gzipMember(DamagedLayerTest.tarWithOneFile(TEXT), 6);
         EncoderIdentifier wrongOnly = new EncoderIdentifier(List.of(TestCodec.jdk(1), TestCodec.jdk(9), TestCodec.jdk(3)), TestCodec.FACTORY,

@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.container.DeflateMember;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * Finds the encoder and settings that reproduce a gzip member, in the same pass that splits it.
  *
- * <p>Every candidate, in the order the member header's hints suggest, is fed the decompressed
+ * <p>The candidate the member header's hints make likeliest runs first, alone; if it is rejected,
+ * all the others, in hint order, continue from the bytes kept so far. Each is fed the decompressed
  * bytes as they are inflated; its output is compared with the original deflate bytes as they are
  * read, and a candidate is dropped at its first differing byte, within its first block. So a wrong
  * candidate costs about one block of compression. Comparing stops once a single candidate is left
@@ -51,20 +53,26 @@ public final class EncoderIdentifier {
         return new Session(order(header));
     }
 
-    /** Identification of one member, fed as the member is read. Not thread-safe. */
+    /**
+     * Identification of one member, fed as the member is read. The likeliest candidate runs alone
+     * first; the decompressed bytes fed so far are kept (up to the budget) so that, if it is
+     * rejected, all the others start from the member's beginning in the same pass. Not thread-safe.
+     */
     public final class Session implements DeflateMember.Listener {
 
         private final OriginalWindow original = new OriginalWindow();
         private final List<CandidateRun> runs = new ArrayList<>();
-        private final int tried;
+        private final List<EncoderSpec> waiting;
+        private final ByteArrayOutputStream replay = new ByteArrayOutputStream();
+        private int tried;
         private long fed;
         private EncoderSpec chosenEarly;
 
         private Session(List<EncoderSpec> ordered) {
-            for (EncoderSpec spec : ordered) {
-                runs.add(new CandidateRun(spec, factory, original));
+            this.waiting = new ArrayList<>(ordered);
+            if (!waiting.isEmpty()) {
+                start(List.of(waiting.removeFirst()));
             }
-            this.tried = ordered.size();
         }
 
         @Override
@@ -81,6 +89,9 @@ public final class EncoderIdentifier {
             if (!deciding()) {
                 return;
             }
+            if (!waiting.isEmpty()) {
+                replay.write(data, offset, length);
+            }
             for (CandidateRun run : runs) {
                 run.feed(data, offset, length);
             }
@@ -90,6 +101,7 @@ public final class EncoderIdentifier {
             if ((settled || fed >= budgetBytes) && !runs.isEmpty()) {
                 chosenEarly = runs.getFirst().spec();
                 runs.clear();
+                waiting.clear();
             }
         }
 
@@ -98,22 +110,54 @@ public final class EncoderIdentifier {
             if (chosenEarly != null) {
                 return new Identification(chosenEarly, false, fed, tried);
             }
-            for (CandidateRun run : runs) {
-                run.finish();
-                if (run.caughtUp()) {
-                    return new Identification(run.spec(), true, fed, tried);
+            while (true) {
+                for (CandidateRun run : runs) {
+                    run.finish();
+                    if (run.caughtUp()) {
+                        return new Identification(run.spec(), true, fed, tried);
+                    }
                 }
+                runs.clear();
+                if (waiting.isEmpty()) {
+                    return new Identification(EncoderSpec.NONE, true, fed, tried);
+                }
+                startWaiting();
             }
-            return new Identification(EncoderSpec.NONE, true, fed, tried);
         }
 
         private boolean deciding() {
-            return chosenEarly == null && !runs.isEmpty();
+            return chosenEarly == null && (!runs.isEmpty() || !waiting.isEmpty());
         }
 
         private void dropRejected() {
             runs.removeIf(run -> !run.alive());
-            original.discardBefore(runs.stream().mapToLong(CandidateRun::matched).min().orElse(original.end()));
+            if (runs.isEmpty() && !waiting.isEmpty()) {
+                startWaiting();
+                return;
+            }
+            if (waiting.isEmpty()) {
+                original.discardBefore(runs.stream().mapToLong(CandidateRun::matched).min().orElse(original.end()));
+            }
+        }
+
+        /** Starts every waiting candidate on the bytes seen so far; the caller checks who survived. */
+        private void startWaiting() {
+            List<EncoderSpec> rest = List.copyOf(waiting);
+            waiting.clear();
+            start(rest);
+            byte[] seen = replay.toByteArray();
+            replay.reset();
+            for (CandidateRun run : runs) {
+                run.feed(seen, 0, seen.length);
+            }
+            dropRejected();
+        }
+
+        private void start(List<EncoderSpec> specs) {
+            for (EncoderSpec spec : specs) {
+                runs.add(new CandidateRun(spec, factory, original));
+            }
+            tried += specs.size();
         }
     }
 }

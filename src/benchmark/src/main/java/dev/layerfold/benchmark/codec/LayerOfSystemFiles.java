@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
         long total = 0;
         for (String root : List.of("/usr/lib/x86_64-linux-gnu", "/usr/bin", "/usr/share")) {
             try (Stream<Path> walk = Files.walk(Path.of(root))) {
-                for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile).sorted()::iterator) {
+                for (Path file : (Iterable<Path>) walk.filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).sorted()::iterator) {
                     long length = Files.size(file);
                     if (total + length > size) {
                         continue;
