@@ -30,7 +30,8 @@ final class HuffmanEncoder {
     private final int[] nextCharFreq = new int[MAX_BITS_LIMIT];
     private final int[] nextPairFreq = new int[MAX_BITS_LIMIT];
     private final int[] needed = new int[MAX_BITS_LIMIT];
-    private final int[][] leafCounts = new int[MAX_BITS_LIMIT][MAX_BITS_LIMIT];
+    /** Go's {@code leafCounts[level][j]}, flattened to {@code [level * MAX_BITS_LIMIT + j]}. */
+    private final int[] leafCounts = new int[MAX_BITS_LIMIT * MAX_BITS_LIMIT];
 
     HuffmanEncoder(int size) {
         codes = new int[size];
@@ -132,14 +133,12 @@ final class HuffmanEncoder {
         Arrays.fill(nextCharFreq, 0);
         Arrays.fill(nextPairFreq, 0);
         Arrays.fill(needed, 0);
-        for (int[] row : leafCounts) {
-            Arrays.fill(row, 0);
-        }
+        Arrays.fill(leafCounts, 0);
         for (int level = 1; level <= maxBits; level++) {
             lastFreq[level] = freq(list[1]);
             nextCharFreq[level] = freq(list[2]);
             nextPairFreq[level] = level == 1 ? Integer.MAX_VALUE : freq(list[0]) + freq(list[1]);
-            leafCounts[level][level] = 2;
+            leafCounts[level * MAX_BITS_LIMIT + level] = 2;
         }
         needed[maxBits] = 2 * n - 4;
 
@@ -153,14 +152,18 @@ final class HuffmanEncoder {
                 continue;
             }
             int prevFreq = lastFreq[level];
+            int row = level * MAX_BITS_LIMIT;
             if (nextCharFreq[level] < nextPairFreq[level]) {
-                int next = leafCounts[level][level] + 1;
+                int next = leafCounts[row + level] + 1;
                 lastFreq[level] = nextCharFreq[level];
-                leafCounts[level][level] = next;
+                leafCounts[row + level] = next;
                 nextCharFreq[level] = freq(list[next]);
             } else {
                 lastFreq[level] = nextPairFreq[level];
-                System.arraycopy(leafCounts[level - 1], 0, leafCounts[level], 0, level);
+                // Take the leaf counts from the level below, except this level's own.
+                for (int j = 0; j < level; j++) {
+                    leafCounts[row + j] = leafCounts[row - MAX_BITS_LIMIT + j];
+                }
                 needed[level - 1] = 2;
             }
             if (--needed[level] == 0) {
@@ -175,13 +178,13 @@ final class HuffmanEncoder {
                 }
             }
         }
-        if (leafCounts[maxBits][maxBits] != n) {
+        int top = maxBits * MAX_BITS_LIMIT;
+        if (leafCounts[top + maxBits] != n) {
             throw new IllegalStateException("leafCounts[maxBits][maxBits] != n");
         }
         int bits = 1;
-        int[] counts = leafCounts[maxBits];
         for (level = maxBits; level > 0; level--) {
-            bitCount[bits] = counts[level] - counts[level - 1];
+            bitCount[bits] = leafCounts[top + level] - leafCounts[top + level - 1];
             bits++;
         }
         return maxBits + 1;
