@@ -51,8 +51,4 @@ final class PartBuffer {
     byte[] toByteArray() {
         return Arrays.copyOf(bytes, length);
     }
-
-    void clear() {
-        length = 0;
-    }
 }

@@ -30,7 +30,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * each full part, and ends by rewriting the upload's record object with the new part list and the
  * remaining tail (see {@link UploadRecord}). Chunks smaller than S3's part minimum therefore wait
  * durably in the bucket, any process can take the next append, and an append that fails halfway
- * changes nothing. A part costs one part of memory while it is gathered; nothing holds a whole blob.
+ * changes nothing. The next part is gathered while the previous ones upload, so an append holds at
+ * most {@value #PARTS_IN_FLIGHT} parts plus the one being filled in memory, never a whole blob.
  *
  * <p><b>Publishing</b> a small upload (no full part yet: manifests, configs, small layers) writes its
  * bytes straight to the blob's key in one PUT. A large upload is completed <em>in place</em>: S3
@@ -59,6 +60,8 @@ public final class S3BlobStore implements BlobStore {
     static final String BODY = "layerfold-body";
     /** Metadata of a pointer object (the blob's size) and of an upload record (the upload's size). */
     static final String SIZE = "layerfold-size";
+    /** Parts of one append uploading at once: enough to keep the connection busy while the next fills. */
+    static final int PARTS_IN_FLIGHT = 2;
     /** About a megabyte of locations: the blobs being pulled right now. */
     private static final int RECENT_LOCATIONS = 8192;
 
@@ -180,13 +183,20 @@ public final class S3BlobStore implements BlobStore {
         String multipartId = record.multipartId();
         boolean createdHere = false;
         try {
-            while (part.fillFrom(data)) {
-                if (multipartId == null) {
-                    multipartId = createMultipart(uploadId);
-                    createdHere = true;
+            try (PartUploads uploads = new PartUploads(PARTS_IN_FLIGHT)) {
+                int partNumber = etags.size();
+                while (part.fillFrom(data)) {
+                    if (multipartId == null) {
+                        multipartId = createMultipart(uploadId);
+                        createdHere = true;
+                    }
+                    String multipart = multipartId;
+                    PartBuffer full = part;
+                    int number = ++partNumber;
+                    uploads.submit(() -> uploadPart(uploadId, multipart, number, full), etags::add);
+                    part = new PartBuffer(new byte[0], record.partSize());
                 }
-                etags.add(uploadPart(uploadId, multipartId, etags.size() + 1, part));
-                part.clear();
+                uploads.awaitAll(etags::add);
             }
             long size = (long) etags.size() * record.partSize() + part.length();
             if (size != record.size()) {
