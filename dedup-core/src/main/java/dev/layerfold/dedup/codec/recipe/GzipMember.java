@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec.recipe;
 
+import java.util.Arrays;
+
 /**
  * One gzip member as found: its header bytes verbatim (RFC 1952, including any optional fields),
  * the encoder that reproduces its deflate stream, how many bytes of the tar stream it holds, and
@@ -35,12 +37,12 @@ public record GzipMember(byte[] header, EncoderSpec encoder, long uncompressedSi
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof GzipMember m && java.util.Arrays.equals(header, m.header) && encoder.equals(m.encoder)
-                && uncompressedSize == m.uncompressedSize && java.util.Arrays.equals(trailer, m.trailer);
+        return other instanceof GzipMember m && Arrays.equals(header, m.header) && encoder.equals(m.encoder)
+                && uncompressedSize == m.uncompressedSize && Arrays.equals(trailer, m.trailer);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Arrays.hashCode(header) * 31 + encoder.hashCode();
+        return Arrays.hashCode(header) * 31 + encoder.hashCode();
     }
 }

@@ -7,6 +7,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.zip.Inflater;
@@ -83,13 +84,13 @@ public record Skeleton(byte[] compressedOps, long tarSize, int fileCount, long f
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Skeleton s && java.util.Arrays.equals(compressedOps, s.compressedOps) && tarSize == s.tarSize
+        return other instanceof Skeleton s && Arrays.equals(compressedOps, s.compressedOps) && tarSize == s.tarSize
                 && fileCount == s.fileCount && fileBytes == s.fileBytes;
     }
 
     @Override
     public int hashCode() {
-        return java.util.Arrays.hashCode(compressedOps);
+        return Arrays.hashCode(compressedOps);
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.layerfold.dedup.codec.recipe;
 
 import dev.layerfold.dedup.codec.FileRef;
 
+import java.util.Arrays;
+
 /**
  * One step of the tar skeleton: the tar stream is the concatenation of its ops' bytes.
  */
@@ -20,12 +22,12 @@ public sealed interface SkeletonOp {
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Inline i && java.util.Arrays.equals(bytes, i.bytes);
+            return other instanceof Inline i && Arrays.equals(bytes, i.bytes);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Arrays.hashCode(bytes);
+            return Arrays.hashCode(bytes);
         }
 
         @Override
