@@ -61,7 +61,7 @@ class S3BlobStoreTest extends BlobStoreContract {
 
     @Test
     void chunksSmallerThanAPartAppendedThroughDifferentProcessesFormOneBlob() throws Exception {
-        GeneratedContent content = new GeneratedContent(2L * PART + 12345, 3);
+        GeneratedContent content = new GeneratedContent(PART + 12345, 3);
         String upload = newUploadId();
         store.startUpload(upload);
         long chunk = PART / 3 + 7; // never a whole part, so every append reads the tail another one left
@@ -125,7 +125,7 @@ class S3BlobStoreTest extends BlobStoreContract {
 
     @Test
     void abortingAMultipartUploadLeavesNothingInTheBucket() throws Exception {
-        GeneratedContent content = new GeneratedContent(2L * PART + 1, 13);
+        GeneratedContent content = new GeneratedContent(PART + 1, 13);
         String upload = newUploadId();
         store.startUpload(upload);
         store.append(upload, content.stream(0, content.size()));
