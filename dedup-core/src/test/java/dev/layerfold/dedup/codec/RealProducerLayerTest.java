@@ -39,7 +39,7 @@ class RealProducerLayerTest {
         source = shared.resolve("rootfs");
         // System files: headers (text) and an executable (binary), about 2 MB.
         Tools.sh(shared, "mkdir -p rootfs/usr/include rootfs/usr/bin && cp /usr/bin/tar rootfs/usr/bin/"
-                + " && find /usr/include/linux -maxdepth 1 -type f | sort | head -250 | xargs cp -t rootfs/usr/include"
+                + " && find /usr/include/linux -maxdepth 1 -type f | sort | sed -n 1,250p | xargs cp -t rootfs/usr/include"
                 + " && ln -s tar rootfs/usr/bin/gtar && mkdir rootfs/tmp && tar --format=posix -C rootfs -cf layer.tar .");
         tar = shared.resolve("layer.tar");
         layergen = shared.resolve("layergen");
