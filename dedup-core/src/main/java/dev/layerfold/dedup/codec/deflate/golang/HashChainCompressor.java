@@ -147,7 +147,10 @@ final class HashChainCompressor extends Compressor {
         int minIndex = pos - WINDOW_SIZE;
         for (int i = prevHead; tries > 0; tries--) {
             if (wEnd == win[i + length]) {
-                int n = MatchLength.of(win, i, win, pos, minMatchLook);
+                // Most candidates differ within eight bytes: settle those without a call.
+                long difference = minMatchLook >= 8 ? MatchLength.difference(win, i, win, pos) : 0;
+                int n = difference != 0 ? MatchLength.equalBytes(difference)
+                        : MatchLength.of(win, i, win, pos, minMatchLook);
                 if (n > length && (n > MIN_MATCH_LENGTH || pos - i <= 4096)) {
                     length = n;
                     result = (pos - i) << 16 | n;

@@ -23,14 +23,28 @@ final class MatchLength {
     static int of(byte[] a, int aFrom, byte[] b, int bFrom, int max) {
         int i = 0;
         for (; i + 8 <= max; i += 8) {
-            long difference = (long) LE_LONG.get(a, aFrom + i) ^ (long) LE_LONG.get(b, bFrom + i);
+            long difference = difference(a, aFrom + i, b, bFrom + i);
             if (difference != 0) {
-                return i + (Long.numberOfTrailingZeros(difference) >>> 3);
+                return i + equalBytes(difference);
             }
         }
         while (i < max && a[aFrom + i] == b[bFrom + i]) {
             i++;
         }
         return i;
+    }
+
+    /**
+     * The XOR of the eight bytes at {@code a[aFrom]} and at {@code b[bFrom]}, read little-endian:
+     * zero when all are equal. Small enough to inline where {@link #of} would be a call, so that
+     * a hot loop can settle short matches itself.
+     */
+    static long difference(byte[] a, int aFrom, byte[] b, int bFrom) {
+        return (long) LE_LONG.get(a, aFrom) ^ (long) LE_LONG.get(b, bFrom);
+    }
+
+    /** How many leading bytes a non-zero {@link #difference} says are equal. */
+    static int equalBytes(long difference) {
+        return Long.numberOfTrailingZeros(difference) >>> 3;
     }
 }
