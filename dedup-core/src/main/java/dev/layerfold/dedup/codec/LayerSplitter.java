@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Splits a layer blob, in one streaming pass, into file bodies (given to a {@link FileSink}) and a
@@ -34,7 +35,7 @@ public final class LayerSplitter {
     }
 
     /**
-     * Splits {@code blob}, reading it to its end (the caller closes it).
+     * Splits {@code blob}, reading it to its end (the caller closes it) and computing its sha256.
      *
      * @throws LayerFormatException for a zstd layer or a damaged gzip container (truncated, bad CRC,
      *                              corrupt deflate data): no recipe is produced, and a body the sink
@@ -42,7 +43,22 @@ public final class LayerSplitter {
      *                              whole and named by its sha256)
      */
     public SplitResult split(InputStream blob, FileSink sink) throws IOException {
-        BlobInput in = new BlobInput(blob, BUFFER);
+        return split(blob, Optional.empty(), sink);
+    }
+
+    /**
+     * Splits a blob whose sha256 the caller already verified (a registry hashes every blob as it is
+     * pushed), saving a third of the split's hashing for a typical gzip layer. The digest is not
+     * checked here: a wrong one makes the rebuild check fail, so no layer is thinned on its account.
+     *
+     * @see #split(InputStream, FileSink)
+     */
+    public SplitResult split(InputStream blob, String knownSha256, FileSink sink) throws IOException {
+        return split(blob, Optional.of(knownSha256), sink);
+    }
+
+    private SplitResult split(InputStream blob, Optional<String> knownSha256, FileSink sink) throws IOException {
+        BlobInput in = new BlobInput(blob, BUFFER, knownSha256.isEmpty());
         LayerFormat format = LayerFormat.sniff(in.buffer(), in.require(4));
         if (format == LayerFormat.ZSTD) {
             throw new LayerFormatException("zstd layer: detected but not split (the codec reproduces gzip and plain tar layers)");
@@ -66,7 +82,7 @@ public final class LayerSplitter {
             tar.abort();
             throw e;
         }
-        Recipe recipe = new Recipe(in.sha256Hex(), in.size(), format, members, trailing, skeleton.finish());
+        Recipe recipe = new Recipe(knownSha256.orElseGet(in::sha256Hex), in.size(), format, members, trailing, skeleton.finish());
         return new SplitResult(recipe, identifications, tar.entries(), tar.damage());
     }
 

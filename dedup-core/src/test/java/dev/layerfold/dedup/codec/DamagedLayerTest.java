@@ -157,6 +157,22 @@ class DamagedLayerTest {
     }
 
     @Test
+    void aBlobDigestGivenByTheCallerIsTrustedAndAWrongOneFailsTheRebuild() throws Exception {
+        byte[] layer = TestCodec.gzipMember(tarWithOneFile(randomBytes(700)), 6);
+        String right = TarEdgeCaseRoundTripTest.sha256(layer);
+        String wrong = "0".repeat(64);
+
+        SplitResult trusted = TestCodec.splitter().split(TestCodec.stream(layer), right, store);
+        SplitResult misled = TestCodec.splitter().split(TestCodec.stream(layer), wrong, store);
+
+        ByteArrayOutputStream rebuilt = new ByteArrayOutputStream();
+        TestCodec.rebuilder().rebuild(trusted.recipe(), store, rebuilt);
+        assertThat(rebuilt.toByteArray()).isEqualTo(layer);
+        assertThatThrownBy(() -> TestCodec.rebuilder().rebuild(misled.recipe(), store, new ByteArrayOutputStream()))
+                .isInstanceOf(LayerRebuildException.class).hasMessageContaining("expected " + layer.length + " bytes with sha256 " + wrong);
+    }
+
+    @Test
     void rebuildFailsWhenABodyIsShort() throws Exception {
         byte[] tar = tarWithOneFile(randomBytes(700));
         SplitResult split = TestCodec.splitter().split(TestCodec.stream(tar), store);

@@ -100,7 +100,7 @@ class EncoderIdentificationTest {
 
     private static GzipHeader header(int xfl, int os) throws IOException {
         byte[] bytes = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, (byte) xfl, (byte) os};
-        return GzipHeader.read(new BlobInput(TestCodec.stream(bytes), 64));
+        return GzipHeader.read(new BlobInput(TestCodec.stream(bytes), 64, false));
     }
 
     private static byte[] text(int size) {

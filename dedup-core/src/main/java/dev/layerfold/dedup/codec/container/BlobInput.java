@@ -8,7 +8,8 @@ import java.util.HexFormat;
 
 /**
  * The layer blob as read: a buffer the parsers consume from directly (the inflater reads the
- * buffer in place and gives back what it did not use), plus the sha256 and size of every byte read.
+ * buffer in place and gives back what it did not use), plus the size and, if asked, the sha256 of
+ * every byte read.
  */
 public final class BlobInput {
 
@@ -20,11 +21,12 @@ public final class BlobInput {
     private long size;
     private boolean eof;
 
-    public BlobInput(InputStream in, int bufferSize) {
+    /** @param hashing whether to compute the blob's sha256 (skipped when the caller already knows it) */
+    public BlobInput(InputStream in, int bufferSize, boolean hashing) {
         this.in = in;
         this.buffer = new byte[bufferSize];
         try {
-            this.sha256 = MessageDigest.getInstance("SHA-256");
+            this.sha256 = hashing ? MessageDigest.getInstance("SHA-256") : null;
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
@@ -45,7 +47,9 @@ public final class BlobInput {
             if (n < 0) {
                 eof = true;
             } else {
-                sha256.update(buffer, limit, n);
+                if (sha256 != null) {
+                    sha256.update(buffer, limit, n);
+                }
                 size += n;
                 limit += n;
             }
@@ -99,6 +103,9 @@ public final class BlobInput {
 
     /** The sha256 of the whole blob; only meaningful once it was read to its end. */
     public String sha256Hex() {
+        if (sha256 == null) {
+            throw new IllegalStateException("this blob input was made without hashing");
+        }
         return HexFormat.of().formatHex(sha256.digest());
     }
 

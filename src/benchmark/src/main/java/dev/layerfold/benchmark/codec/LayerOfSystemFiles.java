@@ -9,7 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
@@ -21,6 +24,15 @@ import java.util.zip.CRC32;
  * encoder at level 6 with Go's gzip header (what docker push writes).
  */
 record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
+
+    /** The gzip layer's sha256, as a registry knows it once the layer was pushed. */
+    String sha256() {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(gzip));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+    }
 
     static LayerOfSystemFiles build(Path work, long size) throws IOException, InterruptedException {
         List<String> files = new ArrayList<>();
