@@ -22,22 +22,24 @@ public final class LayerfoldProcess {
      */
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir)
             throws IOException, InterruptedException {
-        return start(maxHeap, dataDir, logDir, Map.of());
+        return start(maxHeap, dataDir, logDir, List.of(), Map.of());
     }
 
     /**
-     * Like {@link #start(String, Path, Path)}, with Spring {@code properties} on the command line on top,
-     * e.g. {@code layerfold.storage.blob=s3} and the bucket to use.
+     * Like {@link #start(String, Path, Path)}, with {@code jvmOptions} for the JVM (e.g. C1 only, for
+     * tests that restart it often) and Spring {@code properties} on the command line on top, e.g.
+     * {@code layerfold.storage.blob=s3} and the bucket to use.
      */
-    public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, Map<String, String> properties)
-            throws IOException, InterruptedException {
+    public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
+                                        Map<String, String> properties) throws IOException, InterruptedException {
         Path jar = packagedJar();
         int port = FreePort.pick();
         Files.createDirectories(dataDir);
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + maxHeap,
-                "-jar", jar.toString(),
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx" + maxHeap);
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString(),
                 "--server.port=" + port,
                 "--layerfold.storage.path=" + dataDir.toAbsolutePath()));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));

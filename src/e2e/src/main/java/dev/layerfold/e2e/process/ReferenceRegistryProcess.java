@@ -2,6 +2,7 @@ package dev.layerfold.e2e.process;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.stream.Stream;
 
 /**
  * Starts the CNCF reference registry ({@code docker-registry} from the Debian package of
- * github.com/distribution/distribution) with filesystem storage and deletes enabled, configured as
+ * github.com/distribution/distribution) with filesystem (or S3) storage and deletes enabled, configured as
  * the package ships it otherwise (in-memory blob descriptor cache), minus per-request logging.
  */
 public final class ReferenceRegistryProcess {
@@ -20,6 +21,35 @@ public final class ReferenceRegistryProcess {
     }
 
     public static RegistryProcess start(Path dataDir, Path logDir) throws IOException, InterruptedException {
+        return start("""
+                  filesystem:
+                    rootdirectory: %s
+                """.formatted(dataDir.toAbsolutePath()), dataDir, logDir);
+    }
+
+    /**
+     * Starts the reference registry on its S3 driver instead, against an S3-compatible server at
+     * {@code endpoint} over plain HTTP with path-style bucket addressing (the 2.8 driver uses path
+     * style whenever a {@code regionendpoint} is set). Only the config file goes to {@code dataDir}.
+     */
+    public static RegistryProcess startOnS3(URI endpoint, String region, String bucket, String accessKey,
+                                            String secretKey, Path dataDir, Path logDir)
+            throws IOException, InterruptedException {
+        return start("""
+                  s3:
+                    regionendpoint: %s
+                    region: %s
+                    bucket: %s
+                    accesskey: %s
+                    secretkey: %s
+                    secure: false
+                    v4auth: true
+                """.formatted(endpoint, region, bucket, accessKey, secretKey), dataDir, logDir);
+    }
+
+    /** {@code storageDriver}: the driver's lines under {@code storage:}, indented by two spaces. */
+    private static RegistryProcess start(String storageDriver, Path dataDir, Path logDir)
+            throws IOException, InterruptedException {
         Path binary = onPath(BINARY);
         int port = FreePort.pick();
         Files.createDirectories(dataDir);
@@ -32,15 +62,13 @@ public final class ReferenceRegistryProcess {
                   accesslog:
                     disabled: true
                 storage:
-                  filesystem:
-                    rootdirectory: %s
-                  delete:
+                %s  delete:
                     enabled: true
                   cache:
                     blobdescriptor: inmemory
                 http:
                   addr: 127.0.0.1:%d
-                """.formatted(dataDir.toAbsolutePath(), port));
+                """.formatted(storageDriver, port));
         return RegistryProcess.start("reference-registry", List.of(binary.toString(), "serve", config.toString()),
                 port, dataDir, logDir.resolve("reference-registry-" + port + ".log"));
     }
