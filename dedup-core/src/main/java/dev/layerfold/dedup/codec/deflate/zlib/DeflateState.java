@@ -14,9 +14,9 @@ import java.util.Arrays;
  */
 final class DeflateState {
 
+    // deflate()'s flush values, zlib's numbering (ZlibFlush's ordinals); Z_SYNC_FLUSH needs no name here.
     static final int NO_FLUSH = 0;
     static final int PARTIAL_FLUSH = 1;
-    static final int SYNC_FLUSH = 2;
     static final int FULL_FLUSH = 3;
     static final int FINISH = 4;
     static final int BLOCK = 5;

@@ -23,11 +23,14 @@ import static dev.layerfold.dedup.codec.deflate.zlib.TreeTables.STATIC_DTREE_LEN
 import static dev.layerfold.dedup.codec.deflate.zlib.TreeTables.STATIC_LTREE_CODE;
 import static dev.layerfold.dedup.codec.deflate.zlib.TreeTables.STATIC_LTREE_LEN;
 
+import java.util.Arrays;
+
 /**
  * Port of trees.c: the symbol buffer (zlib 1.2.12+'s {@code sym_buf}), the Huffman tree construction
  * and the block emitters. Trees keep zlib's two unions as two arrays each: {@code fc} is Freq, later
  * overwritten by Code, and {@code dl} is Dad, later overwritten by Len; the overwrite order matters
- * for tie-breaking, so it is kept.
+ * for tie-breaking, so it is kept. detect_data_type() is left out: it only fills in strm->data_type
+ * and never changes the output.
  */
 final class Trees {
 
@@ -92,9 +95,9 @@ final class Trees {
     }
 
     private void initBlock() {
-        java.util.Arrays.fill(ltreeFreq, 0, L_CODES, 0);
-        java.util.Arrays.fill(dtreeFreq, 0, D_CODES, 0);
-        java.util.Arrays.fill(blDesc.fc, 0, BL_CODES, 0);
+        Arrays.fill(ltreeFreq, 0, L_CODES, 0);
+        Arrays.fill(dtreeFreq, 0, D_CODES, 0);
+        Arrays.fill(blDesc.fc, 0, BL_CODES, 0);
         ltreeFreq[END_BLOCK] = 1;
         optLen = 0;
         staticLen = 0;
@@ -297,7 +300,7 @@ final class Trees {
         int maxLength = desc.maxLength;
         int overflow = 0;
 
-        java.util.Arrays.fill(blCount, 0);
+        Arrays.fill(blCount, 0);
 
         dl[heap[heapMax]] = 0;
 
