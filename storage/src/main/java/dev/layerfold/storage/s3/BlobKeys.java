@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 final class BlobKeys {
 
     static final String UPLOADS = "uploads/";
+    static final String BODIES = "blob-data/";
 
     /** Upload ids become key segments: a UUID fits; slashes and oddities that would alias keys do not. */
     private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
@@ -26,15 +27,16 @@ final class BlobKeys {
     }
 
     static String body(String uploadId) {
-        return "blob-data/" + requireValid(uploadId);
+        return BODIES + requireValid(uploadId);
     }
 
     static String upload(String uploadId) {
         return UPLOADS + requireValid(uploadId);
     }
 
-    static String uploadIdOf(String uploadKey) {
-        return uploadKey.substring(UPLOADS.length());
+    /** The upload id in an upload record's key or a body's key. */
+    static String uploadIdOf(String key) {
+        return key.substring(key.indexOf('/') + 1);
     }
 
     private static String requireValid(String uploadId) {

@@ -19,6 +19,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -46,9 +47,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *
  * <p><b>Crashes</b>: before completing a large upload its record is marked with the digest being
  * published, so a retried publish resumes and {@link #abortUpload} (called by the sweeper for
- * abandoned uploads) knows whether the body is already referenced. Multipart uploads created by an
- * append that died before writing its record are unknown to any record; a bucket lifecycle rule
- * aborting incomplete multipart uploads after a day reclaims them.
+ * abandoned uploads) knows whether the body is already referenced. A multipart upload created by an
+ * append that died before writing its record is named by no record; the sweep aborts those too.
  *
  * <p><b>Limitation</b>: S3 cannot read the parts of an incomplete multipart upload, so
  * {@link #openUpload} reads only the tail; callers keep the running hash state in the upload's
@@ -314,8 +314,9 @@ public final class S3BlobStore implements BlobStore {
     }
 
     /**
-     * Aborts every upload whose record has not changed since {@code cutoff} and returns their ids. Run
-     * it from one process at a time (under a lease): it races with nothing but itself.
+     * Aborts every upload whose record has not changed since {@code cutoff} and returns their ids,
+     * then every multipart upload started before {@code cutoff} that no record names: those of appends
+     * that died before writing their record. Run it from one process at a time (under a lease).
      */
     public List<String> abortUploadsIdleSince(Instant cutoff) throws IOException {
         List<String> aborted = new ArrayList<>();
@@ -327,10 +328,21 @@ public final class S3BlobStore implements BlobStore {
                     aborted.add(uploadId);
                 }
             }
+            for (MultipartUpload multipart : bucket.client().listMultipartUploadsPaginator(request -> request
+                    .bucket(bucket.name()).prefix(BlobKeys.BODIES)).uploads()) {
+                if (multipart.initiated().isBefore(cutoff) && !isRecorded(multipart)) {
+                    abortMultipart(BlobKeys.uploadIdOf(multipart.key()), multipart.uploadId());
+                }
+            }
         } catch (SdkException e) {
-            throw bucket.failure("list", BlobKeys.UPLOADS, e);
+            throw bucket.failure("list the uploads in", BlobKeys.UPLOADS, e);
         }
         return aborted;
+    }
+
+    private boolean isRecorded(MultipartUpload multipart) throws IOException {
+        return tryLoad(BlobKeys.uploadIdOf(multipart.key()))
+                .map(record -> multipart.uploadId().equals(record.multipartId())).orElse(false);
     }
 
     private UploadRecord load(String uploadId) throws IOException {

@@ -155,6 +155,20 @@ class S3BlobStoreTest extends BlobStoreContract {
     }
 
     @Test
+    void multipartUploadOfAnAppendThatDiedBeforeItsRecordIsAborted() throws Exception {
+        String upload = newUploadId();
+        store.startUpload(upload);
+        S3Bucket bucket = connect();
+        // What an append killed after starting the multipart upload, before writing the record, leaves.
+        bucket.client().createMultipartUpload(request -> request.bucket(bucket.name()).key(BlobKeys.body(upload)));
+        assertThat(bucket.client().listMultipartUploads(request -> request.bucket(bucket.name())).uploads()).hasSize(1);
+
+        ((S3BlobStore) store).abortUploadsIdleSince(Instant.now().plusSeconds(3600));
+
+        assertThat(bucket.client().listMultipartUploads(request -> request.bucket(bucket.name())).uploads()).isEmpty();
+    }
+
+    @Test
     void appendFailingAfterAFullPartKeepsTheUploadAsItWas() throws Exception {
         GeneratedContent content = new GeneratedContent(PART + 100, 17);
         String upload = newUploadId();
