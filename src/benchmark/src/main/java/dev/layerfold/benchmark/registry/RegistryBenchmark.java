@@ -20,7 +20,7 @@ public final class RegistryBenchmark implements Benchmark {
 
     private static final String SUITE = "registry";
     private static final String LAYERFOLD_HEAP = "1g";
-    private static final int WARMUP_ROUNDS = 2;
+    private static final int WARMUP_ROUNDS = 1;
     private static final int MEASURED_ROUNDS = 5;
 
     @Override

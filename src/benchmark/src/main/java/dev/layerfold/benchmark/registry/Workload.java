@@ -3,6 +3,7 @@ package dev.layerfold.benchmark.registry;
 import dev.layerfold.e2e.blob.BlobClient;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,26 +53,43 @@ final class Workload implements AutoCloseable {
     /** One timed round; {@code monolithic} and {@code chunked} are blobs this registry has not seen. */
     void round(SeededBlob monolithic, SeededBlob chunked, boolean record) throws IOException {
         for (int i = 0; i < LARGE_PULLS_PER_ROUND; i++) {
-            long start = System.nanoTime();
-            long size = client.pullDiscarding(REPOSITORY, largeBlob.digest());
-            record(record, Metric.LARGE_PULL, megabytesPerSecond(checkSize(size, largeBlob), start));
+            transfer(Metric.LARGE_PULL, Metric.LARGE_PULL_CPU, largeBlob.size(), record,
+                    () -> checkSize(client.pullDiscarding(REPOSITORY, largeBlob.digest()), largeBlob));
         }
+
         List<Double> latencies = new ArrayList<>(smallBlobs.size());
+        Duration cpuBefore = registry.cpuTime();
         for (SeededBlob small : smallBlobs) {
             long start = System.nanoTime();
             long size = client.pullDiscarding(REPOSITORY, small.digest());
             latencies.add((System.nanoTime() - start) / 1e6);
             checkSize(size, small);
         }
+        double cpuMicros = registry.cpuTime().minus(cpuBefore).toNanos() / 1e3;
         latencies.forEach(latency -> record(record, Metric.SMALL_GET, latency));
+        record(record, Metric.SMALL_GET_CPU, cpuMicros / smallBlobs.size());
 
+        transfer(Metric.MONOLITHIC_PUSH, Metric.MONOLITHIC_PUSH_CPU, monolithic.size(), record,
+                () -> client.pushMonolithic(REPOSITORY, monolithic.digest(), monolithic.size(), monolithic.content()));
+        transfer(Metric.CHUNKED_PUSH, Metric.CHUNKED_PUSH_CPU, chunked.size(), record,
+                () -> client.pushChunked(REPOSITORY, chunked.digest(), chunked.size(), chunked.content(), CHUNK_SIZE));
+    }
+
+    private interface Transfer {
+        void run() throws IOException;
+    }
+
+    /** Runs one transfer of {@code bytes}, recording its wall-clock MB/s and the registry's CPU ms per MB. */
+    private void transfer(Metric throughput, Metric cpu, long bytes, boolean record, Transfer transfer)
+            throws IOException {
+        Duration cpuBefore = registry.cpuTime();
         long start = System.nanoTime();
-        client.pushMonolithic(REPOSITORY, monolithic.digest(), monolithic.size(), monolithic.content());
-        record(record, Metric.MONOLITHIC_PUSH, megabytesPerSecond(monolithic.size(), start));
-
-        start = System.nanoTime();
-        client.pushChunked(REPOSITORY, chunked.digest(), chunked.size(), chunked.content(), CHUNK_SIZE);
-        record(record, Metric.CHUNKED_PUSH, megabytesPerSecond(chunked.size(), start));
+        transfer.run();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double cpuMillis = registry.cpuTime().minus(cpuBefore).toNanos() / 1e6;
+        double megabytes = bytes / 1e6;
+        record(record, throughput, megabytes / seconds);
+        record(record, cpu, cpuMillis / megabytes);
     }
 
     private void record(boolean record, Metric metric, double value) {
@@ -80,16 +98,11 @@ final class Workload implements AutoCloseable {
         }
     }
 
-    private long checkSize(long size, SeededBlob expected) {
+    private void checkSize(long size, SeededBlob expected) {
         if (size != expected.size()) {
             throw new IllegalStateException(registry + " served " + size + " bytes of " + expected.digest()
                     + ", which has " + expected.size());
         }
-        return size;
-    }
-
-    private static double megabytesPerSecond(long bytes, long startNanos) {
-        return bytes / 1e6 / ((System.nanoTime() - startNanos) / 1e9);
     }
 
     @Override

@@ -80,6 +80,15 @@ public final class RegistryProcess implements AutoCloseable {
         return log;
     }
 
+    /**
+     * CPU time (user and system) the process has used so far: what a benchmark compares when the
+     * machine is shared and wall time would measure the neighbours as much as the registry.
+     */
+    public Duration cpuTime() {
+        return process.info().totalCpuDuration().orElseThrow(() -> new IllegalStateException(
+                "this platform does not report the CPU time of process " + process.pid()));
+    }
+
     /** The last lines of the process's output, for failure messages. */
     public String logTail() {
         try {
