@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -24,7 +25,7 @@ public final class ReferenceRegistryProcess {
         return start("""
                   filesystem:
                     rootdirectory: %s
-                """.formatted(dataDir.toAbsolutePath()), dataDir, logDir);
+                """.formatted(dataDir.toAbsolutePath()), List.of(), dataDir, logDir);
     }
 
     /**
@@ -44,11 +45,17 @@ public final class ReferenceRegistryProcess {
                     secretkey: %s
                     secure: false
                     v4auth: true
-                """.formatted(endpoint, region, bucket, accessKey, secretKey), dataDir, logDir);
+                """.formatted(endpoint, region, bucket, accessKey, secretKey),
+                // The 2.8 driver panics at start-up when AWS_CA_BUNDLE is set ("HTTPClient's transport
+                // unsupported type"); the endpoint is plain HTTP, so no CA bundle is needed anyway.
+                List.of("env", "-u", "AWS_CA_BUNDLE"), dataDir, logDir);
     }
 
-    /** {@code storageDriver}: the driver's lines under {@code storage:}, indented by two spaces. */
-    private static RegistryProcess start(String storageDriver, Path dataDir, Path logDir)
+    /**
+     * {@code storageDriver}: the driver's lines under {@code storage:}, indented by two spaces;
+     * {@code launcher}: what the binary runs under, if anything (such as {@code env} to drop a variable).
+     */
+    private static RegistryProcess start(String storageDriver, List<String> launcher, Path dataDir, Path logDir)
             throws IOException, InterruptedException {
         Path binary = onPath(BINARY);
         int port = FreePort.pick();
@@ -69,8 +76,10 @@ public final class ReferenceRegistryProcess {
                 http:
                   addr: 127.0.0.1:%d
                 """.formatted(storageDriver, port));
-        return RegistryProcess.start("reference-registry", List.of(binary.toString(), "serve", config.toString()),
-                port, dataDir, logDir.resolve("reference-registry-" + port + ".log"));
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(binary.toString(), "serve", config.toString()));
+        return RegistryProcess.start("reference-registry", command, port, dataDir,
+                logDir.resolve("reference-registry-" + port + ".log"));
     }
 
     private static Path onPath(String binary) {

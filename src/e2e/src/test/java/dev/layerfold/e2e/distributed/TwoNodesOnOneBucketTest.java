@@ -1,0 +1,102 @@
+package dev.layerfold.e2e.distributed;
+
+import static dev.layerfold.e2e.oci.LayoutAssertions.assertSameImage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.e2e.client.Skopeo;
+import dev.layerfold.e2e.oci.Descriptor;
+import dev.layerfold.e2e.oci.ImageWriter;
+import dev.layerfold.e2e.oci.ImageWriter.Platform;
+import dev.layerfold.e2e.oci.OciLayout;
+import dev.layerfold.e2e.process.RegistryProcess;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two Layerfold processes on one S3 bucket and one Redis (the storage module's test servers: MinIO and
+ * Redis containers where Docker runs, S3Proxy and redis-server processes otherwise), as in a cluster
+ * behind a load balancer: whatever one node accepted, the other serves.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TwoNodesOnOneBucketTest {
+
+    private static final Platform AMD64 = new Platform("linux", "amd64");
+
+    private final Skopeo skopeo = Skopeo.onPath();
+    private LayerfoldNode first;
+    private LayerfoldNode second;
+
+    @BeforeAll
+    void startTwoNodesOnOneBucketAndOneRedis(@TempDir Path data) {
+        Map<String, String> backend = Backends.newS3AndRedis();
+        CompletableFuture<LayerfoldNode> starting = CompletableFuture.supplyAsync(() -> start(data.resolve("first"), backend));
+        second = start(data.resolve("second"), backend);
+        first = starting.join();
+    }
+
+    private static LayerfoldNode start(Path dataDir, Map<String, String> backend) {
+        try {
+            return LayerfoldNode.start(dataDir, backend);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start Layerfold on S3 + Redis", e);
+        }
+    }
+
+    @AfterAll
+    void stopNodes() throws InterruptedException {
+        if (first != null) {
+            first.close();
+        }
+        if (second != null) {
+            second.close();
+        }
+    }
+
+    @Test
+    void skopeoRoundTripOnS3AndRedisKeepsEveryDigest(@TempDir Path work) throws Exception {
+        RegistryProcess node = first.process();
+        OciLayout pushed = multiLayerImage(work.resolve("pushed"), 20);
+        String remote = "docker://" + node.hostAndPort() + "/e2e/distributed/one-node:v1";
+
+        skopeo.copy(pushed.skopeoReference("v1"), remote, "--dest-tls-verify=false", "--preserve-digests");
+        OciLayout pulled = OciLayout.create(work.resolve("pulled"));
+        skopeo.copy(remote, pulled.skopeoReference("v1"), "--src-tls-verify=false", "--preserve-digests");
+
+        assertSameImage(pushed, pulled, "v1");
+    }
+
+    @Test
+    void imagePushedThroughOneNodeIsPulledIntactThroughTheOther(@TempDir Path work) throws Exception {
+        OciLayout pushed = multiLayerImage(work.resolve("pushed"), 30);
+        String image = "/e2e/distributed/two-nodes:v1";
+
+        skopeo.copy(pushed.skopeoReference("v1"), "docker://" + first.process().hostAndPort() + image,
+                "--dest-tls-verify=false", "--preserve-digests");
+        OciLayout pulled = OciLayout.create(work.resolve("pulled"));
+        String fromSecond = "docker://" + second.process().hostAndPort() + image;
+        skopeo.copy(fromSecond, pulled.skopeoReference("v1"), "--src-tls-verify=false", "--preserve-digests");
+
+        assertSameImage(pushed, pulled, "v1");
+        assertThat(skopeo.inspectRaw(fromSecond, "--tls-verify=false"))
+                .as("manifest bytes the second node serves")
+                .isEqualTo(pushed.readBlob(pushed.tagged("v1").digest()));
+    }
+
+    /** An image of four layers of generated files, tagged {@code v1}; {@code seed} keeps images apart. */
+    private static OciLayout multiLayerImage(Path root, long seed) throws Exception {
+        OciLayout layout = OciLayout.create(root);
+        ImageWriter images = new ImageWriter(layout);
+        Descriptor manifest = images.image(AMD64, List.of(images.layer(seed, 3, 200_000),
+                images.layer(seed + 1, 10, 30_000), images.layer(seed + 2, 1, 1_500_000),
+                images.layer(seed + 3, 40, 1_000)));
+        layout.tag("v1", manifest);
+        return layout;
+    }
+}
