@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
  * The single entry point of {@code /v2}: Spring path patterns cannot express repository names with
@@ -25,7 +26,10 @@ class RegistryDispatcher {
 
     @RequestMapping({"/v2", "/v2/", "/v2/**"})
     void dispatch(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        dispatch(RoutePath.parse(request.getRequestURI()), new RegistryRequest(request), response);
+        Route route = RoutePath.parse(request.getRequestURI());
+        ServerHttpObservationFilter.findObservationContext(request)
+                .ifPresent(observation -> observation.setPathPattern(route.pathPattern()));
+        dispatch(route, new RegistryRequest(request), response);
     }
 
     @SuppressWarnings("unchecked")
