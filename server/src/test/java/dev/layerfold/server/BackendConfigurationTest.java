@@ -94,6 +94,13 @@ class BackendConfigurationTest {
     }
 
     @Test
+    void mistypedBackendFailsNamingTheBackendsThereAre() {
+        context.withPropertyValues("layerfold.storage.blob=s3x")
+                .run(started -> assertThat(started).hasFailed().getFailure()
+                        .rootCause().hasMessageContaining("layerfold.storage.blob=s3x").hasMessageContaining("[filesystem, s3]"));
+    }
+
+    @Test
     void embeddedDefaultsLeaveTheseBackendsOut() {
         context.run(started -> assertThat(started).hasNotFailed().doesNotHaveBean(BlobStore.class)
                 .doesNotHaveBean(MetadataStore.class));
