@@ -1,26 +1,38 @@
 package dev.layerfold.registry.upload;
 
+import dev.layerfold.registry.error.ErrorCode;
+import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.metadata.UploadState;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
  * Hashes upload bytes as they stream into the store, so closing an upload of many GB costs nothing
- * extra. The running SHA-256 (the JDK's, which uses the CPU's SHA extensions) is kept in this
- * process's memory, keyed by upload id together with the byte count it covers. When it is missing or
- * covers a different count (the upload was continued by another process, this one restarted, or a
- * PATCH failed half-way) it is re-derived by reading the upload's bytes back from the store.
- *
- * <p>This is the one place that knows how an upload's digest is obtained: a store shared by several
- * processes would persist a serialisable hash state here ({@code UploadState.hashState}).
+ * extra. The running SHA-256 is kept in this process's memory, keyed by upload id together with the
+ * byte count it covers. When it is missing or covers a different count (the upload was continued by
+ * another process, this one restarted, or a PATCH failed half-way) it is recovered in one of two ways:
+ * <ul>
+ *   <li>where the store can read an unfinished upload back, by re-hashing its bytes; the running hash is
+ *       then the JDK's, which uses the CPU's SHA instructions;</li>
+ *   <li>where it cannot (S3 multipart parts), from the hash state saved with the upload's metadata after
+ *       every append ({@link Appended#hashState()}); the running hash is then a {@link ResumableSha256}.</li>
+ * </ul>
+ * Other algorithms (sha512) are hashed on demand by re-reading the upload; where the store cannot do
+ * that, only for uploads sent in one request, which are hashed in those algorithms as they arrive.
  */
 @Component
 class UploadHasher {
@@ -29,19 +41,27 @@ class UploadHasher {
 
     /**
      * Abandoned uploads leave their running hash behind; past this many, the oldest are dropped.
-     * Dropping one is always safe: it is re-derived from the stored bytes if the upload resumes.
+     * Dropping one is always safe: it is recovered as above if the upload resumes.
      */
     private static final int MAX_RUNNING_HASHES = 10_000;
 
-    /** A running digest covering the first {@code size} bytes of an upload; {@code tick} orders them by age. */
-    private record RunningHash(MessageDigest digest, long size, long tick) {
+    /** What an append left: the upload's new size and the hash state to save with it (may be empty). */
+    record Appended(long size, byte[] hashState) {
+    }
+
+    /**
+     * A running SHA-256 covering the first {@code size} bytes of an upload, with the upload's digests in
+     * other algorithms when it arrived whole in one request; {@code tick} orders them by age.
+     */
+    private record HeldHash(RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests, long tick) {
     }
 
     private final AtomicLong ticks = new AtomicLong();
 
     private final BlobStore blobs;
+    private final boolean resumable;
     private final int maxRunningHashes;
-    private final ConcurrentMap<String, RunningHash> running = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, HeldHash> running = new ConcurrentHashMap<>();
 
     @Autowired
     UploadHasher(BlobStore blobs) {
@@ -50,39 +70,63 @@ class UploadHasher {
 
     UploadHasher(BlobStore blobs, int maxRunningHashes) {
         this.blobs = blobs;
+        this.resumable = !blobs.canReadUploads();
         this.maxRunningHashes = maxRunningHashes;
     }
 
     /**
-     * Appends {@code data} to an upload currently {@code size} bytes long, hashing it on the way, and
-     * returns the new size. The caller serialises appends to one upload.
+     * Appends {@code data} to the upload, currently {@code size} bytes long, hashing it on the way.
+     * {@code closingWith} are the algorithms of the digests the request closes the upload with (none
+     * for a PATCH). The caller serialises appends to one upload.
+     *
+     * @param saved the upload's state as last saved, to recover its hash from
      */
-    long append(String uploadId, long size, InputStream data) throws IOException {
-        MessageDigest sha256 = sha256At(uploadId, size);
+    Appended append(UploadState saved, long size, InputStream data, Set<Digest.Algorithm> closingWith)
+            throws IOException {
+        String uploadId = saved.id();
+        RunningHash sha256 = sha256At(saved, size);
         // Stores undo a failed append, so the state before it is what a retry continues from.
-        MessageDigest before = copyOf(sha256);
-        HashingInputStream hashing = new HashingInputStream(data, sha256);
+        RunningHash before = sha256.copy();
+        Map<Digest.Algorithm, RunningHash> whole = size == 0 && resumable ? otherHashes(closingWith) : Map.of();
+        List<RunningHash> hashes = new ArrayList<>(whole.values());
+        hashes.add(sha256);
+        HashingInputStream hashing = new HashingInputStream(data, hashes);
         long newSize;
         try {
             newSize = blobs.append(uploadId, hashing);
         } catch (IOException | RuntimeException e) {
-            if (before != null) {
-                keep(uploadId, before, size);
-            }
+            keep(uploadId, before, size, Map.of());
             throw e;
         }
-        if (newSize == size + hashing.count) {
-            keep(uploadId, sha256, newSize);
+        if (newSize != size + hashing.count) {
+            return new Appended(newSize, new byte[0]); // someone else appended too: no state covers this
         }
-        return newSize;
+        byte[] state = sha256.encodedState();
+        keep(uploadId, sha256, newSize, finish(whole));
+        return new Appended(newSize, state);
     }
 
-    /** The digest, in {@code algorithm}, of the first {@code size} bytes of the upload. */
-    Digest digest(String uploadId, long size, Digest.Algorithm algorithm) throws IOException {
-        MessageDigest digest = algorithm == Digest.Algorithm.SHA256
-                ? sha256At(uploadId, size)
-                : rehash(uploadId, size, algorithm.newMessageDigest());
-        return Digest.fromBytes(algorithm, digest.digest());
+    /**
+     * The digest, in {@code algorithm}, of the first {@code size} bytes of the upload.
+     *
+     * @param saved the upload's state as last saved, to recover its hash from
+     * @throws RegistryException (UNSUPPORTED) for an algorithm this store's uploads cannot be verified in
+     */
+    Digest digest(UploadState saved, long size, Digest.Algorithm algorithm) throws IOException {
+        HeldHash held = running.get(saved.id());
+        boolean current = held != null && held.size() == size;
+        if (algorithm == Digest.Algorithm.SHA256) {
+            return current ? held.sha256().copy().finish() : sha256At(saved, size).finish();
+        }
+        if (current && held.wholeDigests().containsKey(algorithm)) {
+            return held.wholeDigests().get(algorithm);
+        }
+        if (resumable) {
+            throw RegistryException.of(ErrorCode.UNSUPPORTED, algorithm.prefix() + " digests are verified on this "
+                    + "registry's storage only for blobs sent in one request; push the blob again in one request, "
+                    + "or in chunks closed with its sha256 digest").withStatus(HttpStatus.BAD_REQUEST);
+        }
+        return rehash(saved.id(), size, new JdkHash(algorithm)).finish();
     }
 
     /** Drops the running hash of an upload that was published or cancelled. */
@@ -90,19 +134,10 @@ class UploadHasher {
         running.remove(uploadId);
     }
 
-    private void keep(String uploadId, MessageDigest digest, long size) {
-        running.put(uploadId, new RunningHash(digest, size, ticks.incrementAndGet()));
+    private void keep(String uploadId, RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests) {
+        running.put(uploadId, new HeldHash(sha256, size, wholeDigests, ticks.incrementAndGet()));
         if (running.size() > maxRunningHashes) {
             dropOldest();
-        }
-    }
-
-    /** A copy of the digest state, or null where the provider cannot copy it (then a retry re-reads). */
-    private static MessageDigest copyOf(MessageDigest digest) {
-        try {
-            return (MessageDigest) digest.clone();
-        } catch (CloneNotSupportedException e) {
-            return null;
         }
     }
 
@@ -113,15 +148,27 @@ class UploadHasher {
     }
 
     /** Takes the running hash out of the map: a failed append must not leave a stale one behind. */
-    private MessageDigest sha256At(String uploadId, long size) throws IOException {
-        RunningHash held = running.remove(uploadId);
+    private RunningHash sha256At(UploadState saved, long size) throws IOException {
+        HeldHash held = running.remove(saved.id());
         if (held != null && held.size() == size) {
-            return held.digest();
+            return held.sha256();
         }
-        return rehash(uploadId, size, Digest.Algorithm.SHA256.newMessageDigest());
+        if (!resumable) {
+            return rehash(saved.id(), size, new JdkHash(Digest.Algorithm.SHA256));
+        }
+        if (size == 0) {
+            return new ResumableSha256();
+        }
+        if (saved.size() != size || saved.hashState().length == 0) {
+            throw RegistryException.of(ErrorCode.BLOB_UPLOAD_INVALID, "upload " + saved.id() + " holds " + size
+                    + " bytes but its saved hash state covers " + (saved.hashState().length == 0 ? "none" : saved.size())
+                    + " of them, and this registry's storage cannot read an unfinished upload back to hash it; "
+                    + "push the blob again in a new upload", Map.of("size", size));
+        }
+        return ResumableSha256.restore(saved.hashState());
     }
 
-    private MessageDigest rehash(String uploadId, long size, MessageDigest digest) throws IOException {
+    private RunningHash rehash(String uploadId, long size, RunningHash hash) throws IOException {
         try (InputStream in = blobs.openUpload(uploadId, 0)) {
             byte[] buffer = new byte[REHASH_BUFFER_SIZE];
             for (long remaining = size; remaining > 0; ) {
@@ -129,28 +176,41 @@ class UploadHasher {
                 if (read < 0) {
                     throw new IOException("upload " + uploadId + " holds fewer than the " + size + " bytes recorded");
                 }
-                digest.update(buffer, 0, read);
+                hash.update(buffer, 0, read);
                 remaining -= read;
             }
         }
-        return digest;
+        return hash;
+    }
+
+    private static Map<Digest.Algorithm, RunningHash> otherHashes(Set<Digest.Algorithm> algorithms) {
+        Map<Digest.Algorithm, RunningHash> hashes = new EnumMap<>(Digest.Algorithm.class);
+        algorithms.stream()
+                .filter(algorithm -> algorithm != Digest.Algorithm.SHA256)
+                .forEach(algorithm -> hashes.put(algorithm, new JdkHash(algorithm)));
+        return hashes;
+    }
+
+    private static Map<Digest.Algorithm, Digest> finish(Map<Digest.Algorithm, RunningHash> hashes) {
+        Map<Digest.Algorithm, Digest> digests = new EnumMap<>(Digest.Algorithm.class);
+        hashes.forEach((algorithm, hash) -> digests.put(algorithm, hash.finish()));
+        return digests;
     }
 
     private static final class HashingInputStream extends FilterInputStream {
-        private final MessageDigest digest;
+        private final List<RunningHash> hashes;
         private long count;
 
-        HashingInputStream(InputStream in, MessageDigest digest) {
+        HashingInputStream(InputStream in, List<RunningHash> hashes) {
             super(in);
-            this.digest = digest;
+            this.hashes = hashes;
         }
 
         @Override
         public int read() throws IOException {
             int b = super.read();
             if (b >= 0) {
-                digest.update((byte) b);
-                count++;
+                update(new byte[] {(byte) b}, 0, 1);
             }
             return b;
         }
@@ -159,10 +219,16 @@ class UploadHasher {
         public int read(byte[] buffer, int offset, int length) throws IOException {
             int read = super.read(buffer, offset, length);
             if (read > 0) {
-                digest.update(buffer, offset, read);
-                count += read;
+                update(buffer, offset, read);
             }
             return read;
+        }
+
+        private void update(byte[] buffer, int offset, int length) {
+            for (RunningHash hash : hashes) {
+                hash.update(buffer, offset, length);
+            }
+            count += length;
         }
 
         @Override

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
@@ -69,9 +70,9 @@ class UploadService {
         UploadState state = requireUpload(repository, uploadId);
         claim(repository, uploadId);
         try {
-            long size = appendChunk(repository, uploadId, range, body);
-            recordProgress(state, size);
-            return size;
+            UploadHasher.Appended appended = appendChunk(state, range, body, Set.of());
+            recordProgress(state, appended);
+            return appended.size();
         } finally {
             writing.remove(uploadId);
         }
@@ -84,14 +85,14 @@ class UploadService {
      */
     Digest complete(RepositoryName repository, String uploadId, List<Digest> expected,
                     Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
-        requireUpload(repository, uploadId);
+        UploadState state = requireUpload(repository, uploadId);
         claim(repository, uploadId);
         try {
             long size = finalChunk.isPresent()
-                    ? appendChunk(repository, uploadId, range, finalChunk.get())
+                    ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
                     : blobs.uploadSize(uploadId);
             for (Digest digest : expected) {
-                Digest actual = hasher.digest(uploadId, size, digest.algorithm());
+                Digest actual = verifiableDigest(state, size, digest.algorithm());
                 if (!actual.equals(digest)) {
                     discard(uploadId);
                     throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
@@ -143,14 +144,16 @@ class UploadService {
     }
 
     /**
-     * Records the new size and, above all, the time: an upload whose state looks idle is cleaned up.
+     * Records the new size with the hash state covering it (which lets another process continue the
+     * upload) and, above all, the time: an upload whose state looks idle is cleaned up.
      * The stored size may lag the bytes (a crash between append and this update), so a refused
      * compare-and-set is retried once against the state as it is now.
      */
-    private void recordProgress(UploadState state, long size) throws IOException {
+    private void recordProgress(UploadState state, UploadHasher.Appended appended) throws IOException {
         UploadState expected = state;
         for (int attempt = 0; attempt < 2; attempt++) {
-            var next = new UploadState(state.id(), state.repository(), size, new byte[0], state.startedAt(), clock.instant());
+            var next = new UploadState(state.id(), state.repository(), appended.size(), appended.hashState(),
+                    state.startedAt(), clock.instant());
             if (metadata.advanceUpload(next, expected.size())) {
                 return;
             }
@@ -158,17 +161,32 @@ class UploadService {
         }
     }
 
-    private long appendChunk(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
-            throws IOException {
-        long size = blobs.uploadSize(uploadId);
+    /** {@code closingWith}: the algorithms of the digests a final chunk closes the upload with. */
+    private UploadHasher.Appended appendChunk(UploadState state, Optional<ContentRange> range, InputStream body,
+                                              Set<Digest.Algorithm> closingWith) throws IOException {
+        long size = blobs.uploadSize(state.id());
         if (range.isEmpty()) {
-            return hasher.append(uploadId, size, body);
+            return hasher.append(state, size, body, closingWith);
         }
         if (range.get().first() != size) {
-            throw outOfOrder(repository, uploadId, size, "the chunk starts at byte " + range.get().first()
+            throw outOfOrder(state.repository(), state.id(), size, "the chunk starts at byte " + range.get().first()
                     + " but the upload holds " + size + " bytes; send the chunk starting at byte " + size);
         }
-        return hasher.append(uploadId, size, new ExactLengthInputStream(body, range.get().length()));
+        return hasher.append(state, size, new ExactLengthInputStream(body, range.get().length()), closingWith);
+    }
+
+    /** The upload's digest; an upload that cannot be verified is of no use any more, so it is discarded. */
+    private Digest verifiableDigest(UploadState state, long size, Digest.Algorithm algorithm) throws IOException {
+        try {
+            return hasher.digest(state, size, algorithm);
+        } catch (RegistryException e) {
+            discard(state.id());
+            throw e;
+        }
+    }
+
+    private static Set<Digest.Algorithm> algorithmsOf(List<Digest> digests) {
+        return digests.stream().map(Digest::algorithm).collect(Collectors.toUnmodifiableSet());
     }
 
     private UploadState requireUpload(RepositoryName repository, String uploadId) throws IOException {

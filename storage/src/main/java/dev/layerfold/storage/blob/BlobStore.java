@@ -67,6 +67,14 @@ public interface BlobStore {
     InputStream openUpload(String uploadId, long offset) throws IOException;
 
     /**
+     * Whether {@link #openUpload} can read back the bytes of an unfinished upload from any offset. Where
+     * it cannot, callers save the running hash state with the upload's metadata instead.
+     */
+    default boolean canReadUploads() {
+        return true;
+    }
+
+    /**
      * Atomically makes the upload's bytes visible as blob {@code digest} and removes the upload.
      * If the blob already exists, the upload is discarded and the existing blob kept.
      */

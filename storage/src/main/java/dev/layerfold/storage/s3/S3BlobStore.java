@@ -218,6 +218,12 @@ public final class S3BlobStore implements BlobStore {
         return Long.parseLong(head.metadata().get(SIZE));
     }
 
+    /** False: S3 does not serve the parts of an unfinished multipart upload, only this store's tail. */
+    @Override
+    public boolean canReadUploads() {
+        return false;
+    }
+
     @Override
     public InputStream openUpload(String uploadId, long offset) throws IOException {
         UploadRecord record = load(uploadId);
