@@ -91,7 +91,12 @@ public final class FilesystemBlobStore implements BlobStore {
         Fsync.directory(uploads);
     }
 
-    /** All or nothing: if reading {@code data} fails, the upload is cut back to its previous size. */
+    /**
+     * All or nothing: if reading {@code data} fails, the upload is cut back to its previous size. The
+     * bytes are not synced to disk until {@link #publish}: they survive a crash of this process, while a
+     * power loss may cut the upload short (the client resumes from the shorter {@link #uploadSize}) or
+     * leave its tail unwritten, which fails the digest check on completion instead of publishing it.
+     */
     @Override
     public long append(String uploadId, InputStream data) throws IOException {
         try (FileChannel channel = openUpload(uploadId, StandardOpenOption.WRITE)) {
@@ -105,13 +110,12 @@ public final class FilesystemBlobStore implements BlobStore {
                         position += channel.write(chunk, position);
                     }
                 }
-                // uploadSize is the authority after a crash, so what it reports must be on disk.
-                channel.force(false);
+                // No fsync here: a process crash keeps the page cache, so uploadSize still reports these
+                // bytes, and completing the upload re-reads them; publish makes them durable.
                 return position;
             } catch (IOException | RuntimeException | Error e) {
                 try {
                     channel.truncate(start);
-                    channel.force(false);
                 } catch (IOException truncateFailure) {
                     e.addSuppressed(truncateFailure);
                 }
