@@ -1,23 +1,21 @@
 package dev.layerfold.server;
 
+import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.redis.RedisConnection;
 import dev.layerfold.storage.redis.RedisMetadataStore;
 import dev.layerfold.storage.s3.S3BlobStore;
 import dev.layerfold.storage.s3.S3Bucket;
 import dev.layerfold.storage.s3.S3Settings;
-import dev.layerfold.storage.s3.S3UploadSweeper;
 import java.io.IOException;
 import java.net.URI;
-import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.context.annotation.Bean;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
 
@@ -130,15 +128,12 @@ public class BackendConfiguration {
     }
 
     /**
-     * Only with Redis, which holds the lease that lets one process at a time sweep the shared bucket.
-     * Ages and intervals are the same {@code layerfold.storage.*} settings as for the file system.
+     * Leases in the Redis of the metadata, for work one process at a time may do across the cluster
+     * (sweeping the shared bucket). They close with the metadata store, not as a bean of their own.
      */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnExpression("'${layerfold.storage.blob:}' == 's3' and '${layerfold.storage.metadata:}' == 'redis'")
-    S3UploadSweeper s3UploadSweeper(S3BlobStore blobs, RedisMetadataStore metadata, StorageProperties storage) {
-        S3UploadSweeper sweeper = new S3UploadSweeper(blobs, metadata, metadata.leases(), storage.abandonedUploadAge(),
-                Clock.systemUTC());
-        sweeper.start(storage.sweepInterval());
-        return sweeper;
+    @Bean(destroyMethod = "")
+    @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "redis")
+    Leases redisLeases(RedisMetadataStore metadata) {
+        return metadata.leases();
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.metadata.MetadataStore;
-import dev.layerfold.storage.s3.S3UploadSweeper;
 import dev.layerfold.storage.s3.S3BlobStore;
 import java.net.URI;
 import java.util.Map;
@@ -35,7 +34,7 @@ class BackendConfigurationTest {
                                         "LAYERFOLD_STORAGE_S3_PART_SIZE", "16MB"))))
                 .run(started -> {
                     assertThat(started).hasNotFailed().hasSingleBean(S3BlobStore.class)
-                            .doesNotHaveBean(MetadataStore.class).doesNotHaveBean(S3UploadSweeper.class);
+                            .doesNotHaveBean(MetadataStore.class);
                     var settings = started.getBean(BackendConfiguration.S3Properties.class).settings();
                     assertThat(settings.endpoint()).isEqualTo(URI.create("http://minio:9000"));
                     assertThat(settings.bucket()).isEqualTo("layers");

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -82,4 +84,11 @@ public interface BlobStore {
 
     /** Discards an upload; a no-op if it does not exist. */
     void abortUpload(String uploadId) throws IOException;
+
+    /**
+     * Discards every upload whose bytes were not touched since {@code cutoff}, including uploads no
+     * metadata knows of (a crash between creating the bytes and recording the state), and returns
+     * their ids. The caller removes the uploads' state.
+     */
+    List<String> abortUploadsIdleSince(Instant cutoff) throws IOException;
 }

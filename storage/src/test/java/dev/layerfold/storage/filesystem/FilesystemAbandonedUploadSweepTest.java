@@ -7,6 +7,7 @@ import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.UploadNotFoundException;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.metadata.UploadState;
+import dev.layerfold.storage.sweep.AbandonedUploadSweeper;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class FilesystemUploadSweeperTest {
+/** The sweeper over the embedded pair: a local directory swept without leases. */
+class FilesystemAbandonedUploadSweepTest {
 
     private static final Instant NOW = Instant.parse("2026-06-01T12:00:00Z");
     private static final Duration MAX_IDLE = Duration.ofHours(24);
@@ -31,13 +33,13 @@ class FilesystemUploadSweeperTest {
 
     private FilesystemBlobStore blobs;
     private SqliteMetadataStore metadata;
-    private FilesystemUploadSweeper sweeper;
+    private AbandonedUploadSweeper sweeper;
 
     @BeforeEach
     void open() throws Exception {
         blobs = new FilesystemBlobStore(root);
         metadata = new SqliteMetadataStore(root.resolve("metadata.db"));
-        sweeper = new FilesystemUploadSweeper(blobs, metadata, MAX_IDLE, Clock.fixed(NOW, ZoneOffset.UTC));
+        sweeper = new AbandonedUploadSweeper(blobs, metadata, MAX_IDLE, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @AfterEach
@@ -54,19 +56,19 @@ class FilesystemUploadSweeperTest {
         touch("orphan", longAgo);
         startUpload("active", NOW.minusSeconds(60));
 
-        assertThat(sweeper.sweep()).isEqualTo(2);
+        assertThat(sweeper.sweep()).hasValueSatisfying(removed -> assertThat(removed).containsExactlyInAnyOrder("abandoned", "orphan"));
 
         assertThat(metadata.upload("abandoned")).isEmpty();
         assertThatThrownBy(() -> blobs.uploadSize("abandoned")).isInstanceOf(UploadNotFoundException.class);
         assertThatThrownBy(() -> blobs.uploadSize("orphan")).isInstanceOf(UploadNotFoundException.class);
         assertThat(metadata.upload("active")).isPresent();
         assertThat(blobs.uploadSize("active")).isEqualTo(3);
-        assertThat(sweeper.sweep()).isZero();
+        assertThat(sweeper.sweep()).hasValueSatisfying(removed -> assertThat(removed).isEmpty());
     }
 
     @Test
     void refusesANonPositiveIdleTime() {
-        assertThatThrownBy(() -> new FilesystemUploadSweeper(blobs, metadata, Duration.ZERO, Clock.systemUTC()))
+        assertThatThrownBy(() -> new AbandonedUploadSweeper(blobs, metadata, Duration.ZERO, Clock.systemUTC()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be positive");
     }
 

@@ -10,6 +10,7 @@ import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.metadata.UploadState;
 import dev.layerfold.storage.redis.RedisConnection;
 import dev.layerfold.storage.redis.RedisMetadataStore;
+import dev.layerfold.storage.sweep.AbandonedUploadSweeper;
 import dev.layerfold.storage.testserver.RedisServer;
 import dev.layerfold.storage.testserver.S3Server;
 import java.io.ByteArrayInputStream;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The sweeper over the production pair: S3 blobs and Redis metadata, both on real servers. */
-class S3UploadSweeperTest {
+class S3AbandonedUploadSweepTest {
 
     private static final Duration MAX_IDLE = Duration.ofHours(24);
 
@@ -47,8 +48,8 @@ class S3UploadSweeperTest {
     }
 
     /** A sweeper whose clock is {@code ahead} in the future, so uploads made now look that old. */
-    private S3UploadSweeper sweeperAhead(Duration ahead) {
-        return new S3UploadSweeper(blobs, metadata, metadata.leases(), MAX_IDLE, Clock.offset(Clock.systemUTC(), ahead));
+    private AbandonedUploadSweeper sweeperAhead(Duration ahead) {
+        return new AbandonedUploadSweeper(blobs, metadata, metadata.leases(), MAX_IDLE, Clock.offset(Clock.systemUTC(), ahead));
     }
 
     private String startUpload() throws Exception {
@@ -64,7 +65,7 @@ class S3UploadSweeperTest {
     void uploadIdleLongerThanTheLimitIsRemovedWithItsState() throws Exception {
         String upload = startUpload();
 
-        try (S3UploadSweeper sweeper = sweeperAhead(MAX_IDLE.plusHours(1))) {
+        try (AbandonedUploadSweeper sweeper = sweeperAhead(MAX_IDLE.plusHours(1))) {
             assertThat(sweeper.sweep()).hasValueSatisfying(removed -> assertThat(removed).containsExactly(upload));
         }
 
@@ -77,7 +78,7 @@ class S3UploadSweeperTest {
         String upload = startUpload();
         metadata.deleteUpload(upload);
 
-        try (S3UploadSweeper sweeper = sweeperAhead(MAX_IDLE.plusHours(1))) {
+        try (AbandonedUploadSweeper sweeper = sweeperAhead(MAX_IDLE.plusHours(1))) {
             assertThat(sweeper.sweep()).hasValueSatisfying(removed -> assertThat(removed).containsExactly(upload));
         }
 
@@ -88,7 +89,7 @@ class S3UploadSweeperTest {
     void recentUploadIsKept() throws Exception {
         String upload = startUpload();
 
-        try (S3UploadSweeper sweeper = sweeperAhead(MAX_IDLE.minusHours(1))) {
+        try (AbandonedUploadSweeper sweeper = sweeperAhead(MAX_IDLE.minusHours(1))) {
             assertThat(sweeper.sweep()).hasValueSatisfying(removed -> assertThat(removed).isEmpty());
         }
 
@@ -100,8 +101,8 @@ class S3UploadSweeperTest {
     void sweeperStandsBackWhileAnotherProcessSweeps() throws Exception {
         String upload = startUpload();
 
-        try (Lease otherProcess = metadata.leases().tryAcquire(S3UploadSweeper.LEASE, Duration.ofSeconds(5)).orElseThrow();
-             S3UploadSweeper sweeper = sweeperAhead(MAX_IDLE.plusHours(1))) {
+        try (Lease otherProcess = metadata.leases().tryAcquire(AbandonedUploadSweeper.LEASE, Duration.ofSeconds(5)).orElseThrow();
+             AbandonedUploadSweeper sweeper = sweeperAhead(MAX_IDLE.plusHours(1))) {
             assertThat(sweeper.sweep()).isEmpty();
         }
 
