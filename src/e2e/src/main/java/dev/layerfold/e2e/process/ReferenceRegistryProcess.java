@@ -31,7 +31,10 @@ public final class ReferenceRegistryProcess {
     /**
      * Starts the reference registry on its S3 driver instead, against an S3-compatible server at
      * {@code endpoint} over plain HTTP with path-style bucket addressing (the 2.8 driver uses path
-     * style whenever a {@code regionendpoint} is set). Only the config file goes to {@code dataDir}.
+     * style whenever a {@code regionendpoint} is set). Redirects to presigned S3 URLs, on by default in
+     * the reference registry and off by default in Layerfold, are disabled: both registries then serve
+     * every byte themselves, and a benchmark compares the registries rather than the S3 server.
+     * {@code dataDir} stays empty: the bytes are in the bucket.
      */
     public static RegistryProcess startOnS3(URI endpoint, String region, String bucket, String accessKey,
                                             String secretKey, Path dataDir, Path logDir)
@@ -45,6 +48,8 @@ public final class ReferenceRegistryProcess {
                     secretkey: %s
                     secure: false
                     v4auth: true
+                  redirect:
+                    disable: true
                 """.formatted(endpoint, region, bucket, accessKey, secretKey),
                 // The 2.8 driver panics at start-up when AWS_CA_BUNDLE is set ("HTTPClient's transport
                 // unsupported type"); the endpoint is plain HTTP, so no CA bundle is needed anyway.
