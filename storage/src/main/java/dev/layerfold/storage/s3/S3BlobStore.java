@@ -93,9 +93,15 @@ public final class S3BlobStore implements BlobStore {
     private record Location(String key, long size) {
     }
 
+    /**
+     * Answers from where the blob was last seen, if it was: a blob's size never changes, so a pull
+     * costs no HEAD after the first. A blob another process deleted since is still reported until the
+     * read that follows finds it gone; only garbage collection deletes blobs.
+     */
     @Override
     public Optional<Long> size(Digest digest) throws IOException {
-        return locate(digest).map(Location::size);
+        Location recent = recentLocations.get(digest);
+        return recent != null ? Optional.of(recent.size()) : locate(digest).map(Location::size);
     }
 
     /** Looks the blob up in the bucket (one HEAD) and remembers where it is for the reads that follow. */
