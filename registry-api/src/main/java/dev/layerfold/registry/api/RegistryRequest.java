@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -72,6 +73,25 @@ public final class RegistryRequest {
     public boolean hasBody() {
         long length = servlet.getContentLengthLong();
         return length > 0 || (length < 0 && servlet.getHeader("Transfer-Encoding") != null);
+    }
+
+    /**
+     * Whether the servlet container can send a file's bytes as the response body itself (Tomcat's
+     * sendfile: the kernel copies from the page cache to the socket, and no byte passes through the JVM).
+     */
+    public boolean canSendFile() {
+        return Boolean.TRUE.equals(servlet.getAttribute("org.apache.tomcat.sendfile.support"));
+    }
+
+    /**
+     * Has the container send bytes {@code [start, end)} of {@code file} as the response body after the
+     * handler returns, when {@link #canSendFile()}. The handler sets the status and a Content-Length of
+     * {@code end - start}, and writes no body itself.
+     */
+    public void sendFile(Path file, long start, long end) {
+        servlet.setAttribute("org.apache.tomcat.sendfile.filename", file.toAbsolutePath().toString());
+        servlet.setAttribute("org.apache.tomcat.sendfile.start", start);
+        servlet.setAttribute("org.apache.tomcat.sendfile.end", end);
     }
 
     /**

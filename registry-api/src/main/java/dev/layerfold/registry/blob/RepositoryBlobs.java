@@ -7,6 +7,7 @@ import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -37,6 +38,11 @@ class RepositoryBlobs {
     /** Where the client may fetch the bytes itself, for stores that hand out presigned URLs. */
     Optional<URI> directUrl(Digest digest) throws IOException {
         return blobs.directUrl(digest, DIRECT_URL_VALIDITY);
+    }
+
+    /** The file holding the bytes, for stores that keep blobs as local files. */
+    Optional<Path> localFile(Digest digest) throws IOException {
+        return blobs.localFile(digest);
     }
 
     Optional<InputStream> open(Digest digest, long offset, long length) throws IOException {

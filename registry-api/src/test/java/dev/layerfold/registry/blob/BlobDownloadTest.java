@@ -119,4 +119,19 @@ class BlobDownloadTest extends RegistryHttpTest {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(Digest.sha256(response.body())).isEqualTo(digest);
     }
+
+    @Test
+    void rangeOfALargeBlobIsExactlyThoseBytes() throws Exception {
+        String repository = uniqueRepository("blobs");
+        byte[] large = new byte[1024 * 1024];
+        new java.util.Random(11).nextBytes(large);
+        Digest digest = pushBlob(repository, large);
+
+        HttpResponse<byte[]> response = request("GET", "/v2/" + repository + "/blobs/" + digest)
+                .header("Range", "bytes=100000-899999").send();
+
+        assertThat(response.statusCode()).isEqualTo(206);
+        assertThat(response.headers().firstValue("Content-Range")).hasValue("bytes 100000-899999/1048576");
+        assertThat(response.body()).isEqualTo(java.util.Arrays.copyOfRange(large, 100000, 900000));
+    }
 }

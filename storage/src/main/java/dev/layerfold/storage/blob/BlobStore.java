@@ -4,6 +4,7 @@ import dev.layerfold.storage.Digest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,6 +43,15 @@ public interface BlobStore {
      * offer one and are configured to. Empty means: serve the bytes through {@link #open}.
      */
     default Optional<URI> directUrl(Digest digest, Duration validFor) throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * The local file holding a published blob's bytes, for stores that keep blobs as files, so that the
+     * web server can send it with the kernel's sendfile. Empty means: serve the bytes through
+     * {@link #open}. The file holds exactly the blob's bytes, but may be removed when the blob is deleted.
+     */
+    default Optional<Path> localFile(Digest digest) throws IOException {
         return Optional.empty();
     }
 

@@ -78,6 +78,13 @@ public final class FilesystemBlobStore implements BlobStore {
         }
     }
 
+    /** Blobs are never written in place, so the file holds exactly the published bytes. */
+    @Override
+    public Optional<Path> localFile(Digest digest) {
+        Path blob = blobPath(digest);
+        return Files.isRegularFile(blob) ? Optional.of(blob) : Optional.empty();
+    }
+
     @Override
     public boolean delete(Digest digest) throws IOException {
         Path blob = blobPath(digest);

@@ -48,6 +48,14 @@ class FilesystemBlobStoreTest extends BlobStoreContract {
     }
 
     @Test
+    void localFileOfAPublishedBlobHoldsExactlyItsBytes() throws Exception {
+        Digest digest = publish("sent by the kernel".getBytes(UTF_8));
+
+        assertThat(store.localFile(digest)).hasValueSatisfying(file -> assertThat(file).hasContent("sent by the kernel"));
+        assertThat(store.localFile(Digest.sha256("never pushed".getBytes(UTF_8)))).isEmpty();
+    }
+
+    @Test
     void blobsAcknowledgedBeforeAKillDashNineAreWholeAndNoPartialBlobIsVisible() throws Exception {
         Path killed = root.resolve("killed");
 
