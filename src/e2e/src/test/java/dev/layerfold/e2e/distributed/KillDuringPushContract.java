@@ -6,17 +6,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.e2e.blob.BlobClient;
 import dev.layerfold.e2e.blob.BlobClient.PulledBlob;
+import dev.layerfold.e2e.blob.GeneratedContent;
+import dev.layerfold.e2e.blob.Sha256;
 import dev.layerfold.e2e.client.Skopeo;
 import dev.layerfold.e2e.oci.Descriptor;
 import dev.layerfold.e2e.oci.ImageWriter;
 import dev.layerfold.e2e.oci.ImageWriter.Platform;
 import dev.layerfold.e2e.oci.OciLayout;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
@@ -26,8 +30,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A node killed with {@code kill -9} in the middle of a skopeo push and started again on the same
- * storage: skopeo's retry succeeds, and nothing the node serves afterwards is corrupt. Each backend's
+ * A node killed with {@code kill -9} in the middle of a push and started again on the same storage:
+ * skopeo's retry and a chunked upload's resume succeed, and nothing the node serves afterwards is corrupt. Each backend's
  * test class extends this with the configuration it runs.
  *
  * <p>Clients reach the node through a {@link ThrottledProxy}: the push is slow enough to be killed at
@@ -37,6 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class KillDuringPushContract {
 
     /** Slow enough that skopeo's parallel layer uploads take seconds, leaving a wide window for the kill. */
+    private static final long CHUNK_SIZE = 8L << 20;
+    private static final long CHUNKS = 3;
+    private static final long CHUNKED_UPLOAD_RATE = 32L << 20;
     private static final long SKOPEO_RATE = 8L << 20;
     private static final Duration KILL_POINT_TIMEOUT = Duration.ofSeconds(60);
     private static final Platform AMD64 = new Platform("linux", "amd64");
@@ -56,6 +63,46 @@ abstract class KillDuringPushContract {
     void stopNode() throws InterruptedException {
         if (node != null) {
             node.close();
+        }
+    }
+
+    @Test
+    void chunkedUploadCutByKillResumesAfterRestartAndIsNeverServedUnfinished() throws Exception {
+        String repository = "e2e/kill/chunked";
+        long seed = 60;
+        long size = CHUNKS * CHUNK_SIZE;
+        String digest = Sha256.of(new GeneratedContent(seed, size));
+
+        try (ThrottledProxy proxy = ThrottledProxy.to(node.process(), CHUNKED_UPLOAD_RATE);
+             UploadSession upload = UploadSession.open(proxy.baseUri(), repository)) {
+            GeneratedContent content = new GeneratedContent(seed, size);
+            long acknowledged = upload.append(proxy.baseUri(), 0, content, CHUNK_SIZE);
+            acknowledged = upload.append(proxy.baseUri(), acknowledged, content, CHUNK_SIZE);
+
+            long cutAfter = proxy.forwarded() + CHUNK_SIZE / 2;
+            long sentBeforeCut = acknowledged;
+            CompletableFuture<Long> cutChunk = CompletableFuture.supplyAsync(() -> uncheckedAppend(upload, proxy,
+                    sentBeforeCut, content));
+            killWhen(() -> proxy.forwarded() >= cutAfter, cutChunk);
+            assertThatThrownBy(cutChunk::join).as("the PATCH the node was killed during")
+                    .hasCauseInstanceOf(UncheckedIOException.class);
+
+            node.restart();
+            proxy.pointAt(node.process());
+            try (BlobClient client = new BlobClient(node.process().baseUri())) {
+                assertThat(client.size(repository, digest)).as("unfinished upload served as a blob").isEmpty();
+
+                OptionalLong resumeAt = upload.size(proxy.baseUri());
+                assertThat(resumeAt).as("upload after the restart").isPresent();
+                // Whatever was acknowledged survives; of the cut chunk, at most what reached the node.
+                assertThat(resumeAt.getAsLong()).isBetween(acknowledged, acknowledged + CHUNK_SIZE / 2 + (1 << 20));
+                GeneratedContent rest = new GeneratedContent(seed, size);
+                rest.skipNBytes(resumeAt.getAsLong());
+                upload.append(proxy.baseUri(), resumeAt.getAsLong(), rest, size - resumeAt.getAsLong());
+                assertThat(upload.complete(proxy.baseUri(), digest)).isEqualTo(digest);
+
+                assertThat(client.pull(repository, digest)).isEqualTo(new PulledBlob(size, digest));
+            }
         }
     }
 
@@ -96,12 +143,8 @@ abstract class KillDuringPushContract {
         }
     }
 
-    LayerfoldNode node() {
-        return node;
-    }
-
     /** Kills the node once {@code reached} holds, failing if {@code push} ended first (no kill mid-push then). */
-    void killWhen(BooleanSupplier reached, CompletableFuture<?> push) throws InterruptedException {
+    private void killWhen(BooleanSupplier reached, CompletableFuture<?> push) throws InterruptedException {
         long deadline = System.nanoTime() + KILL_POINT_TIMEOUT.toNanos();
         while (!reached.getAsBoolean()) {
             if (push.isDone()) {
@@ -113,6 +156,14 @@ abstract class KillDuringPushContract {
             Thread.sleep(5);
         }
         node.kill();
+    }
+
+private static long uncheckedAppend(UploadSession upload, ThrottledProxy proxy, long offset, InputStream content) {
+        try {
+            return upload.append(proxy.baseUri(), offset, content, CHUNK_SIZE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void uncheckedCopy(OciLayout image, String remote) {

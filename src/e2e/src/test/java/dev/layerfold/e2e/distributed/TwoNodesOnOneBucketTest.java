@@ -3,6 +3,10 @@ package dev.layerfold.e2e.distributed;
 import static dev.layerfold.e2e.oci.LayoutAssertions.assertSameImage;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layerfold.e2e.blob.BlobClient;
+import dev.layerfold.e2e.blob.BlobClient.PulledBlob;
+import dev.layerfold.e2e.blob.GeneratedContent;
+import dev.layerfold.e2e.blob.Sha256;
 import dev.layerfold.e2e.client.Skopeo;
 import dev.layerfold.e2e.oci.Descriptor;
 import dev.layerfold.e2e.oci.ImageWriter;
@@ -28,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class TwoNodesOnOneBucketTest {
 
     private static final Platform AMD64 = new Platform("linux", "amd64");
+    /** Below, across and above S3's 5 MiB part minimum, so chunks and parts never line up. */
+    private static final List<Long> CHUNK_SIZES = List.of(3L << 20, 7L << 20, 1L << 20, 6L << 20, 5L << 20, 2L << 20);
 
     private final Skopeo skopeo = Skopeo.onPath();
     private LayerfoldNode first;
@@ -87,6 +93,35 @@ class TwoNodesOnOneBucketTest {
         assertThat(skopeo.inspectRaw(fromSecond, "--tls-verify=false"))
                 .as("manifest bytes the second node serves")
                 .isEqualTo(pushed.readBlob(pushed.tagged("v1").digest()));
+    }
+
+    @Test
+    void chunkedUploadWhosePatchesAlternateBetweenNodesClosesWithItsDigest() throws Exception {
+        String repository = "e2e/distributed/alternating";
+        long seed = 40;
+        long size = CHUNK_SIZES.stream().mapToLong(Long::longValue).sum();
+        String digest = Sha256.of(new GeneratedContent(seed, size));
+        List<RegistryProcess> nodes = List.of(first.process(), second.process());
+
+        GeneratedContent content = new GeneratedContent(seed, size);
+        try (UploadSession upload = UploadSession.open(nodes.get(1).baseUri(), repository)) {
+            long offset = 0;
+            for (int i = 0; i < CHUNK_SIZES.size(); i++) {
+                long length = CHUNK_SIZES.get(i);
+                long uploaded = upload.append(nodes.get(i % 2).baseUri(), offset, content, length);
+                offset += length;
+                assertThat(uploaded).as("size node %d reports after chunk %d", i % 2 + 1, i + 1).isEqualTo(offset);
+            }
+            // The last PATCH went to the second node; the first closes the upload.
+            assertThat(upload.complete(nodes.get(0).baseUri(), digest)).isEqualTo(digest);
+        }
+
+        for (RegistryProcess node : nodes) {
+            try (BlobClient client = new BlobClient(node.baseUri())) {
+                assertThat(client.pull(repository, digest)).as("blob served by %s", node)
+                        .isEqualTo(new PulledBlob(size, digest));
+            }
+        }
     }
 
     /** An image of four layers of generated files, tagged {@code v1}; {@code seed} keeps images apart. */
