@@ -69,7 +69,11 @@ public interface BlobStore {
      */
     long append(String uploadId, InputStream data) throws IOException;
 
-    /** Bytes written to the upload so far, as durably stored (the authority after a crash). */
+    /**
+     * Bytes written to the upload so far: the authority on where a client resumes, also after the process
+     * that appended them crashed. A store may leave appends unsynced until {@link #publish}; after a power
+     * loss it reports what survived.
+     */
     long uploadSize(String uploadId) throws IOException;
 
     /**
