@@ -199,6 +199,7 @@ public final class FilesystemBlobStore implements BlobStore {
      * An upload resumed at the very moment it is found idle loses that append, so choose a cutoff far
      * beyond any client's pause.
      */
+    @Override
     public List<String> abortUploadsIdleSince(Instant cutoff) throws IOException {
         List<String> aborted = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(uploads)) {

@@ -330,6 +330,7 @@ public final class S3BlobStore implements BlobStore {
      * then every multipart upload started before {@code cutoff} that no record names: those of appends
      * that died before writing their record. Run it from one process at a time (under a lease).
      */
+    @Override
     public List<String> abortUploadsIdleSince(Instant cutoff) throws IOException {
         List<String> aborted = new ArrayList<>();
         try {
