@@ -8,6 +8,7 @@ import dev.layerfold.storage.metadata.UploadState;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -21,8 +22,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
- * Hashes upload bytes as they stream into the store, so closing an upload of many GB costs nothing
- * extra. The running SHA-256 is kept in this process's memory, keyed by upload id together with the
+ * Hashes upload bytes as they stream into the store (on another core, see {@link HashAhead}), so
+ * closing an upload of many GB costs nothing extra. The running SHA-256 is kept in this process's memory, keyed by upload id together with the
  * byte count it covers. When it is missing or covers a different count (the upload was continued by
  * another process, this one restarted, or a PATCH failed half-way) it is recovered in one of two ways:
  * <ul>
@@ -90,13 +91,17 @@ class UploadHasher {
         Map<Digest.Algorithm, RunningHash> whole = size == 0 && resumable ? otherHashes(closingWith) : Map.of();
         List<RunningHash> hashes = new ArrayList<>(whole.values());
         hashes.add(sha256);
-        HashingInputStream hashing = new HashingInputStream(data, hashes);
         long newSize;
-        try {
-            newSize = blobs.append(uploadId, hashing);
-        } catch (IOException | RuntimeException e) {
-            keep(uploadId, before, size, Map.of());
-            throw e;
+        HashingInputStream hashing;
+        try (HashAhead hashAhead = new HashAhead(hashes)) {
+            hashing = new HashingInputStream(data, hashAhead);
+            try {
+                newSize = blobs.append(uploadId, hashing);
+                hashAhead.await();
+            } catch (IOException | RuntimeException e) {
+                keep(uploadId, before, size, Map.of());
+                throw e;
+            }
         }
         if (newSize != size + hashing.count) {
             return new Appended(newSize, new byte[0]); // someone else appended too: no state covers this
@@ -198,10 +203,10 @@ class UploadHasher {
     }
 
     private static final class HashingInputStream extends FilterInputStream {
-        private final List<RunningHash> hashes;
+        private final HashAhead hashes;
         private long count;
 
-        HashingInputStream(InputStream in, List<RunningHash> hashes) {
+        HashingInputStream(InputStream in, HashAhead hashes) {
             super(in);
             this.hashes = hashes;
         }
@@ -224,10 +229,8 @@ class UploadHasher {
             return read;
         }
 
-        private void update(byte[] buffer, int offset, int length) {
-            for (RunningHash hash : hashes) {
-                hash.update(buffer, offset, length);
-            }
+        private void update(byte[] buffer, int offset, int length) throws InterruptedIOException {
+            hashes.update(buffer, offset, length);
             count += length;
         }
 
