@@ -110,6 +110,7 @@ public final class FilesystemBlobStore implements BlobStore {
      */
     @Override
     public long append(String uploadId, InputStream data) throws IOException {
+        Path upload = uploadPath(uploadId);
         try (FileChannel channel = openUpload(uploadId, StandardOpenOption.WRITE)) {
             long start = channel.size();
             try {
@@ -118,12 +119,17 @@ public final class FilesystemBlobStore implements BlobStore {
                 for (int filled = data.readNBytes(buffer, 0, buffer.length); filled > 0;
                         filled = data.readNBytes(buffer, 0, buffer.length)) {
                     ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, filled);
+                    long before = position;
                     while (chunk.hasRemaining()) {
                         position += channel.write(chunk, position);
                     }
+                    if (EarlyWriteback.due(before, position)) {
+                        EarlyWriteback.start(upload);
+                    }
                 }
                 // No fsync here: a process crash keeps the page cache, so uploadSize still reports these
-                // bytes, and completing the upload re-reads them; publish makes them durable.
+                // bytes, and completing the upload re-reads them; publish makes them durable (and
+                // EarlyWriteback has written most of them by then).
                 return position;
             } catch (IOException | RuntimeException | Error e) {
                 try {
