@@ -5,7 +5,6 @@ import dev.layerfold.dedup.codec.FileSink;
 
 import java.io.IOException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /** A body being streamed to the sink while its sha256 and size are computed. */
 final class OpenBody {
@@ -14,13 +13,15 @@ final class OpenBody {
     private final MessageDigest sha256;
     private long size;
 
-    OpenBody(FileSink sink) throws IOException {
+    /**
+     * @param sha256 the splitter's one digest, reused for every body (only one is open at a time):
+     *               a layer of small files would otherwise spend a measurable share of its split
+     *               looking up a new one per file
+     */
+    OpenBody(FileSink sink, MessageDigest sha256) throws IOException {
         this.target = sink.begin();
-        try {
-            this.sha256 = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
+        this.sha256 = sha256;
+        sha256.reset();
     }
 
     void write(byte[] data, int offset, int length) throws IOException {

@@ -6,6 +6,8 @@ import dev.layerfold.dedup.codec.recipe.SkeletonWriter;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -30,6 +32,7 @@ public final class TarSplitter {
 
     private final FileSink sink;
     private final SkeletonWriter skeleton;
+    private final MessageDigest sha256;
     private final byte[] block = new byte[TarHeader.BLOCK];
     private State state = State.HEADER;
     private int blockFill;
@@ -52,6 +55,11 @@ public final class TarSplitter {
     public TarSplitter(FileSink sink, SkeletonWriter skeleton) {
         this.sink = sink;
         this.skeleton = skeleton;
+        try {
+            this.sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     public void write(byte[] data, int off, int len) throws IOException {
@@ -222,7 +230,7 @@ public final class TarSplitter {
             state = State.HEADER;
             return;
         }
-        body = new OpenBody(sink);
+        body = new OpenBody(sink, sha256);
         remaining = size;
         paddingSize = (int) (padded(size) - size);
         state = State.BODY;
@@ -263,7 +271,7 @@ public final class TarSplitter {
             return len;
         }
         // A long tail is not tar metadata: keep it as a body so the recipe stays small.
-        body = new OpenBody(sink);
+        body = new OpenBody(sink, sha256);
         body.write(tail.toByteArray(), 0, tail.size());
         tail.reset();
         state = State.OPAQUE;
@@ -272,7 +280,7 @@ public final class TarSplitter {
 
     private void startOpaque(long at, String reason) throws IOException {
         noteDamage(at, reason);
-        body = new OpenBody(sink);
+        body = new OpenBody(sink, sha256);
         body.write(block, 0, TarHeader.BLOCK);
         state = State.OPAQUE;
     }
