@@ -27,6 +27,8 @@ final class HashChainCompressor extends Compressor {
     private static final int HASH_MUL = 0x1e35a7bd;
     private static final VarHandle BE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     static final int SKIP_NEVER = Integer.MAX_VALUE;
+    /** How many positions {@link #warm} reads ahead. */
+    private static final int WARM_AHEAD = 32;
 
     private final CompressionLevel level;
 
@@ -52,6 +54,8 @@ final class HashChainCompressor extends Compressor {
     private final int[] hashHead = new int[HASH_SIZE];
     private final int[] hashPrev = new int[WINDOW_SIZE];
     private int hashOffset;
+    /** Where {@link #warm} leaves its reads. */
+    private int warmed;
 
     HashChainCompressor(HuffmanBitWriter w, CompressionLevel level) {
         super(w);
@@ -119,6 +123,20 @@ final class HashChainCompressor extends Compressor {
             }
             blockStart = index;
         }
+    }
+
+    /**
+     * Reads the hash heads of positions {@code [from, to)} so that they are in the cache when
+     * inserted: hashHead (512 KiB) is mostly a cache miss, and these independent reads overlap
+     * where the reads one by one, each followed by a search depending on it, would not. The
+     * values go to a field only so that the reads are not optimized away.
+     */
+    private void warm(byte[] window, int[] hashHead, int from, int to) {
+        int any = 0;
+        for (int i = from; i < to; i++) {
+            any |= hashHead[hash4(window, i) & HASH_MASK];
+        }
+        warmed = any;
     }
 
     private static int hash4(byte[] b, int i) {
@@ -197,6 +215,7 @@ final class HashChainCompressor extends Compressor {
         boolean byteAvailable = this.byteAvailable;
         int tokenCount = this.tokenCount;
         int chainHead = this.chainHead;
+        int warmedTo = index;
 
         while (true) {
             int lookahead = windowEnd - index;
@@ -218,6 +237,10 @@ final class HashChainCompressor extends Compressor {
                 }
             }
             if (index < maxInsertIndex) {
+                if (index >= warmedTo) {
+                    warmedTo = Math.min(index + WARM_AHEAD, maxInsertIndex);
+                    warm(window, hashHead, index, warmedTo);
+                }
                 int hash = hash4(window, index) & HASH_MASK;
                 chainHead = hashHead[hash];
                 hashPrev[index & WINDOW_MASK] = chainHead;
