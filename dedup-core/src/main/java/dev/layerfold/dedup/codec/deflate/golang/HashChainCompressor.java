@@ -29,6 +29,8 @@ final class HashChainCompressor extends Compressor {
     static final int SKIP_NEVER = Integer.MAX_VALUE;
     /** How many positions {@link #warm} reads ahead. */
     private static final int WARM_AHEAD = 32;
+    /** A hashPrev distance beyond the window; every longer one is stored as this. */
+    private static final int FAR = Character.MAX_VALUE;
 
     private final CompressionLevel level;
 
@@ -49,10 +51,12 @@ final class HashChainCompressor extends Compressor {
     private int offset;
 
     // hashHead[h] is the latest input index (plus hashOffset) with hash h; hashPrev[i & WINDOW_MASK]
-    // the one before it with the same hash.
+    // how far before i the one before it with the same hash is. Go keeps that one's index (plus
+    // hashOffset) instead; a distance fits in 16 bits (clamped at FAR, beyond the window), which
+    // halves the table the match search walks, and needs no rebasing.
     private int chainHead;
     private final int[] hashHead = new int[HASH_SIZE];
-    private final int[] hashPrev = new int[WINDOW_SIZE];
+    private final char[] hashPrev = new char[WINDOW_SIZE];
     private int hashOffset;
     /** Where {@link #warm} leaves its reads. */
     private int warmed;
@@ -67,7 +71,7 @@ final class HashChainCompressor extends Compressor {
     void reset() {
         chainHead = -1;
         Arrays.fill(hashHead, 0);
-        Arrays.fill(hashPrev, 0);
+        Arrays.fill(hashPrev, (char) FAR);
         hashOffset = 1;
         index = 0;
         windowEnd = 0;
@@ -100,7 +104,6 @@ final class HashChainCompressor extends Compressor {
             int delta = hashOffset - 1;
             hashOffset -= delta;
             chainHead -= delta;
-            rebase(hashPrev, delta);
             rebase(hashHead, delta);
         }
     }
@@ -139,6 +142,15 @@ final class HashChainCompressor extends Compressor {
         warmed = any;
     }
 
+    /**
+     * The hashPrev entry of the string at {@code position} (an index plus hashOffset) whose
+     * predecessor is {@code head} (likewise, 0 for none). Following the entry lands where Go's
+     * would, or, when clamped, like Go's before the window or below 0, which ends the search.
+     */
+    private static char distance(int position, int head) {
+        return (char) Math.min(position - head, FAR);
+    }
+
     private static int hash4(byte[] b, int i) {
         return ((int) BE_INT.get(b, i) * HASH_MUL) >>> (32 - HASH_BITS);
     }
@@ -150,8 +162,7 @@ final class HashChainCompressor extends Compressor {
      */
     private int findMatch(int pos, int prevHead, int prevLength, int lookahead) {
         byte[] win = window;
-        int[] hashPrev = this.hashPrev;
-        int hashOffset = this.hashOffset;
+        char[] hashPrev = this.hashPrev;
         int minMatchLook = Math.min(MAX_MATCH_LENGTH, lookahead);
         // A match at least this long ends the search.
         int nice = Math.min(minMatchLook, level.nice());
@@ -182,7 +193,7 @@ final class HashChainCompressor extends Compressor {
                 // hashPrev[i & WINDOW_MASK] has been overwritten already.
                 break;
             }
-            i = hashPrev[i & WINDOW_MASK] - hashOffset;
+            i -= hashPrev[i & WINDOW_MASK];
             if (i < minIndex || i < 0) {
                 break;
             }
@@ -201,7 +212,7 @@ final class HashChainCompressor extends Compressor {
         }
         byte[] window = this.window;
         int[] hashHead = this.hashHead;
-        int[] hashPrev = this.hashPrev;
+        char[] hashPrev = this.hashPrev;
         int[] tokens = this.tokens;
         boolean lazy = level.fastSkipHashing() == SKIP_NEVER;
         int lazyLimit = level.lazy();
@@ -243,7 +254,7 @@ final class HashChainCompressor extends Compressor {
                 }
                 int hash = hash4(window, index) & HASH_MASK;
                 chainHead = hashHead[hash];
-                hashPrev[index & WINDOW_MASK] = chainHead;
+                hashPrev[index & WINDOW_MASK] = distance(index + hashOffset, chainHead);
                 hashHead[hash] = index + hashOffset;
             }
             int prevLength = length;
@@ -273,7 +284,7 @@ final class HashChainCompressor extends Compressor {
                     int i = index + 1;
                     for (int end = Math.min(newIndex, maxInsertIndex); i < end; i++) {
                         int hash = hash4(window, i) & HASH_MASK;
-                        hashPrev[i & WINDOW_MASK] = hashHead[hash];
+                        hashPrev[i & WINDOW_MASK] = distance(i + hashOffset, hashHead[hash]);
                         hashHead[hash] = i + hashOffset;
                     }
                     index = Math.max(i, newIndex);
