@@ -20,7 +20,7 @@ import java.util.zip.CRC32;
 /**
  * A docker-like layer of this machine's system files: GNU tar (GNU format, which like Go's
  * archive/tar writes no per-file access and change times) of files from
- * {@code /usr/lib}, {@code /usr/bin} and {@code /usr/share} up to a size, gzip'd by the Go-compatible
+ * {@code /usr/lib}, {@code /usr/bin} and {@code /usr/share} up to a size, each file at most a size, gzip'd by the Go-compatible
  * encoder at level 6 with Go's gzip header (what docker push writes).
  */
 record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
@@ -34,14 +34,15 @@ record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
         }
     }
 
-    static LayerOfSystemFiles build(Path work, long size) throws IOException, InterruptedException {
+    /** Builds the layer in {@code work}, which must not hold another layer being built. */
+    static LayerOfSystemFiles build(Path work, long size, long maxFileSize) throws IOException, InterruptedException {
         List<String> files = new ArrayList<>();
         long total = 0;
         for (String root : List.of("/usr/lib/x86_64-linux-gnu", "/usr/bin", "/usr/share")) {
             try (Stream<Path> walk = Files.walk(Path.of(root))) {
                 for (Path file : (Iterable<Path>) walk.filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).sorted()::iterator) {
                     long length = Files.size(file);
-                    if (total + length > size) {
+                    if (length > maxFileSize || total + length > size) {
                         continue;
                     }
                     files.add(file.toString());

@@ -41,11 +41,14 @@ import java.util.zip.Inflater;
  * compressed layer; and the rebuild's throughput. Beside the floor, the split's own unavoidable parts
  * measured alone in the same rounds: inflating the layer and SHA-256 of the tar and of the blob. Their
  * sum is the ceiling no split on this CPU can pass, each file's bytes being inflated and hashed once.
+ * Then the same split and ceiling for a layer of small files (under 64 KiB, as in node_modules or
+ * site-packages), where the per-file work (tar headers, the skeleton) weighs most.
  */
 public final class SplitBenchmark implements Benchmark {
 
     private static final String SUITE = "split";
     private static final long LAYER_SIZE = 64L << 20;
+    private static final long SMALL_FILE = 64L << 10;
     private static final int WARMUP = 2;
     private static final int ROUNDS = 5;
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -61,9 +64,12 @@ public final class SplitBenchmark implements Benchmark {
     public void run(BenchmarkReport report) throws Exception {
         Path work = Files.createTempDirectory("layerfold-split-benchmark-");
         try {
-            LayerOfSystemFiles layer = LayerOfSystemFiles.build(work, LAYER_SIZE);
+            LayerOfSystemFiles layer = LayerOfSystemFiles.build(Files.createDirectory(work.resolve("any")), LAYER_SIZE, Long.MAX_VALUE);
             System.out.printf("layer: %.1f MB tar, %.1f MB gzip (Go level 6)%n", layer.tar().length / 1e6, layer.gzip().length / 1e6);
             measure(layer, report);
+            LayerOfSystemFiles small = LayerOfSystemFiles.build(Files.createDirectory(work.resolve("small")), LAYER_SIZE, SMALL_FILE);
+            System.out.printf("layer of small files: %.1f MB tar, %.1f MB gzip (Go level 6)%n", small.tar().length / 1e6, small.gzip().length / 1e6);
+            measureSmallFiles(small, report);
         } finally {
             try (Stream<Path> files = Files.walk(work)) {
                 for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
@@ -134,6 +140,31 @@ public final class SplitBenchmark implements Benchmark {
         report.value(SUITE, "recipe bytes per file", "B",
                 new double[] {(double) result.recipe().toBytes().length / Math.max(1, result.recipe().skeleton().fileCount())});
         report.value(SUITE, "rebuild (Go level 6)", "MB/cpu-s", rebuildThroughput(identifying, layer, megabytes));
+    }
+
+    private static void measureSmallFiles(LayerOfSystemFiles layer, BenchmarkReport report) throws IOException {
+        LayerSplitter identifying = new LayerSplitter(StandardEncoders.identifier());
+        double megabytes = layer.tar().length / 1e6;
+        String knownDigest = layer.sha256();
+        double[] split = new double[ROUNDS];
+        double[] ceiling = new double[ROUNDS];
+        SplitResult result = null;
+        for (int round = -WARMUP; round < ROUNDS; round++) {
+            long t0 = cpuNanos();
+            result = identifying.split(new ByteArrayInputStream(layer.gzip()), knownDigest, FileSink.discarding());
+            long t1 = cpuNanos();
+            inflateOnly(layer.gzip());
+            sha256(layer.tar());
+            long t2 = cpuNanos();
+            if (round >= 0) {
+                split[round] = megabytes / ((t1 - t0) / 1e9);
+                ceiling[round] = megabytes / ((t2 - t1) / 1e9);
+            }
+        }
+        report.compare(SUITE, String.format("split %.0f MB of small files, digest known", megabytes), "MB/cpu-s", split, ceiling,
+                "inflate+sha256 tar", true);
+        report.value(SUITE, "small files: recipe / compressed layer", "%",
+                new double[] {100.0 * result.recipe().toBytes().length / layer.gzip().length});
     }
 
     private static double[] rebuildThroughput(LayerSplitter splitter, LayerOfSystemFiles layer, double megabytes) throws IOException {
