@@ -17,8 +17,10 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * full pass, so a rebuild that dies halfway is redone. One process rebuilds under a lease while the
  * others wait for the marker.
  *
- * <p>A rebuild only adds entries, so a record deleted while the listing passes it can come back into
- * the index (not the bucket) until it is deleted again; deletions are rare and run by operators.
+ * <p>Each listed record is read back and indexed while holding its lock ({@link RecordLocks}), the one
+ * every change of that record holds for its bucket write and index update. A record deleted after the
+ * listing passed it is then either gone when read back, or deleted (from bucket and index) after it
+ * was indexed: it never comes back into the index.
  */
 final class IndexRebuild {
 
@@ -36,14 +38,16 @@ final class IndexRebuild {
     private final IndexKeys keys;
     private final BucketRecords records;
     private final Leases leases;
+    private final RecordLocks locks;
     private final Indexer indexer;
 
     IndexRebuild(RedisClusterCommands<String, String> redis, IndexKeys keys, BucketRecords records, Leases leases,
-                 Indexer indexer) {
+                 RecordLocks locks, Indexer indexer) {
         this.redis = redis;
         this.keys = keys;
         this.records = records;
         this.leases = leases;
+        this.locks = locks;
         this.indexer = indexer;
     }
 
@@ -76,9 +80,10 @@ final class IndexRebuild {
                 }
                 Optional<BucketRecords.Fact> fact = BucketRecords.parse(object.key());
                 if (fact.isPresent()) {
-                    Optional<String> body = fact.get() instanceof BucketRecords.BlobLink
-                            ? Optional.of("") : records.read(object.key());
-                    indexer.index(fact.get(), body);
+                    locks.holding(object.key(), () -> {
+                        indexer.index(fact.get(), records.read(object.key()));
+                        return null;
+                    });
                 }
             }
         } catch (SdkException e) {

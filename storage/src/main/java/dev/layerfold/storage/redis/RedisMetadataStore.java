@@ -60,7 +60,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
         this.leases = new RedisLeases(redis, namespace);
         RecordLocks locks = new RecordLocks(leases);
         Catalog catalog = new Catalog(redis, keys);
-        IndexRebuild index = new IndexRebuild(redis, keys, records, leases, this::reindex);
+        IndexRebuild index = new IndexRebuild(redis, keys, records, leases, locks, this::reindex);
         this.repositories = new RedisRepositoryIndex(redis, keys, records, locks, index, catalog);
         this.tags = new RedisTagStore(redis, keys, records, locks, index);
         this.referrers = new RedisReferrerIndex(redis, keys, records, locks, index);

@@ -3,6 +3,7 @@ package dev.layerfold.storage.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -15,10 +16,15 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -117,6 +123,30 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
 
         assertThat(store.tag(REPO, "latest")).contains(manifest);
         assertThat(store.tag(REPO, "never-pushed")).isEmpty();
+    }
+
+    @Test
+    void recordDeletedWhileTheRebuildPassesItDoesNotComeBack() throws Exception {
+        Digest manifest = digest("manifest");
+        store.putTag(REPO, "latest", manifest);
+        forgetEverythingInRedis();
+        String record = BucketRecords.tag(REPO, "latest");
+        Lease deleting = ((RedisMetadataStore) store).leases().acquire(record, Duration.ofSeconds(30), Duration.ofSeconds(5));
+        CompletableFuture<Optional<Digest>> lookup = CompletableFuture.supplyAsync(() -> {
+            try {
+                return store.tag(REPO, "latest"); // finds Redis empty and rebuilds
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+
+        // A delete that holds the record's lock, as deleteTag does, while the rebuild has listed the record.
+        Thread.sleep(1_000);
+        bucket.delete(record);
+        deleting.close();
+
+        assertThat(lookup.get(30, TimeUnit.SECONDS)).isEmpty();
+        assertThat(store.tags(REPO, Optional.empty(), 10)).isEmpty();
     }
 
     @Test
