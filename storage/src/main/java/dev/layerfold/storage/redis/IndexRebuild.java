@@ -6,8 +6,13 @@ import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -33,6 +38,7 @@ final class IndexRebuild {
     private static final String LEASE = "index-rebuild";
     private static final Duration LEASE_TIME_TO_LIVE = Duration.ofSeconds(30);
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(30);
+    private static final int RECORDS_IN_FLIGHT = 32;
 
     private final RedisClusterCommands<String, String> redis;
     private final IndexKeys keys;
@@ -71,24 +77,60 @@ final class IndexRebuild {
         return call("check the index marker", () -> redis.exists(keys.indexComplete())) > 0;
     }
 
+    /**
+     * Indexes the records {@value #RECORDS_IN_FLIGHT} at a time: each costs a lease and a read, round
+     * trips that would add up to hours one after another on a bucket of a million records.
+     */
     private void rebuild(Lease lease) throws IOException {
-        try {
+        AtomicReference<IOException> failure = new AtomicReference<>();
+        Semaphore inFlight = new Semaphore(RECORDS_IN_FLIGHT);
+        try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
             for (S3Object object : records.all()) {
+                if (failure.get() != null) {
+                    break;
+                }
                 if (!lease.isHeld()) {
-                    throw new IOException("lost the index-rebuild lease (Redis unreachable for "
-                            + LEASE_TIME_TO_LIVE + "?); the next start or lookup rebuilds again");
+                    failure.compareAndSet(null, new IOException("lost the index-rebuild lease (Redis unreachable for "
+                            + LEASE_TIME_TO_LIVE + "?); the next start or lookup rebuilds again"));
+                    break;
                 }
                 Optional<BucketRecords.Fact> fact = BucketRecords.parse(object.key());
                 if (fact.isPresent()) {
-                    locks.holding(object.key(), () -> {
-                        indexer.index(fact.get(), records.read(object.key()));
-                        return null;
+                    acquire(inFlight);
+                    workers.execute(() -> {
+                        try {
+                            reindex(object.key(), fact.get());
+                        } catch (IOException | RuntimeException e) {
+                            failure.compareAndSet(null, e instanceof IOException io ? io
+                                    : new IOException("cannot index record " + object.key() + ": " + e.getMessage(), e));
+                        } finally {
+                            inFlight.release();
+                        }
                     });
                 }
             }
         } catch (SdkException e) {
-            throw new IOException("cannot list the metadata records in the bucket: " + e.getMessage(), e);
+            failure.compareAndSet(null, new IOException("cannot list the metadata records in the bucket: " + e.getMessage(), e));
+        }
+        if (failure.get() != null) {
+            throw failure.get();
         }
         call("mark the index complete", () -> redis.set(keys.indexComplete(), "1"));
+    }
+
+    private void reindex(String key, BucketRecords.Fact fact) throws IOException {
+        locks.holding(key, () -> {
+            indexer.index(fact, records.read(key));
+            return null;
+        });
+    }
+
+    private static void acquire(Semaphore permits) throws IOException {
+        try {
+            permits.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while rebuilding the index");
+        }
     }
 }

@@ -116,6 +116,22 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
     }
 
     @Test
+    void rebuildIndexesEveryRecordOfABucketWithMoreRecordsThanItIndexesAtOnce() throws Exception {
+        Digest manifest = digest("manifest");
+        List<String> tags = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            tags.add("v%03d".formatted(i));
+            store.putTag(REPO, tags.getLast(), manifest);
+        }
+        store.close();
+        forgetEverythingInRedis();
+
+        store = reopen();
+
+        assertThat(store.tags(REPO, Optional.empty(), 1000)).containsExactlyElementsOf(tags);
+    }
+
+    @Test
     void runningStoreRebuildsTheIndexWhenALookupFindsRedisEmptied() throws Exception {
         Digest manifest = digest("manifest");
         store.putTag(REPO, "latest", manifest);
