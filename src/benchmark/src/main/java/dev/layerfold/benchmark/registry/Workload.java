@@ -3,13 +3,15 @@ package dev.layerfold.benchmark.registry;
 import dev.layerfold.e2e.blob.BlobClient;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The workload the suite runs against each registry, through the same {@link BlobClient} for both:
- * set-up pushes the blobs that are read back, then each round pulls, gets and pushes while timing.
+ * The workload the suite runs against each registry, through the same {@link BlobClient} for both
+ * (large pulls through {@link CurlDownload}): set-up pushes the blobs that are read back, then each
+ * round pulls, gets and pushes while timing.
  */
 final class Workload implements AutoCloseable {
 
@@ -54,7 +56,7 @@ final class Workload implements AutoCloseable {
     void round(SeededBlob monolithic, SeededBlob chunked, boolean record) throws IOException {
         for (int i = 0; i < LARGE_PULLS_PER_ROUND; i++) {
             transfer(Metric.LARGE_PULL, Metric.LARGE_PULL_CPU, largeBlob.size(), record,
-                    () -> checkSize(client.pullDiscarding(REPOSITORY, largeBlob.digest()), largeBlob));
+                    () -> checkSize(CurlDownload.discard(blobUri(largeBlob)), largeBlob));
         }
 
         List<Double> latencies = new ArrayList<>(smallBlobs.size());
@@ -96,6 +98,10 @@ final class Workload implements AutoCloseable {
         if (record) {
             samples.add(metric, value);
         }
+    }
+
+    private URI blobUri(SeededBlob blob) {
+        return registry.baseUri().resolve("/v2/" + REPOSITORY + "/blobs/" + blob.digest());
     }
 
     private void checkSize(long size, SeededBlob expected) {
