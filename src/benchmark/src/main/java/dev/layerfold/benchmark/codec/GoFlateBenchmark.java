@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.codec;
 
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,9 +64,7 @@ public final class GoFlateBenchmark implements Benchmark {
                 }
             }
         } finally {
-            try (var files = Files.walk(work)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            WorkDirectory.deleteRecursively(work);
         }
     }
 

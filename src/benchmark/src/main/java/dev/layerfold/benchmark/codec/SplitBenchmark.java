@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.codec;
 
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.FileContentSource;
 import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.FileSink;
@@ -23,11 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import java.util.zip.DataFormatException;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
@@ -71,11 +70,7 @@ public final class SplitBenchmark implements Benchmark {
             System.out.printf("layer of small files: %.1f MB tar, %.1f MB gzip (Go level 6)%n", small.tar().length / 1e6, small.gzip().length / 1e6);
             measureSmallFiles(small, report);
         } finally {
-            try (Stream<Path> files = Files.walk(work)) {
-                for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
-            }
+            WorkDirectory.deleteRecursively(work);
         }
     }
 

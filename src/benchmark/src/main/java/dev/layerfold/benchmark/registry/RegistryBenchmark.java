@@ -2,14 +2,12 @@ package dev.layerfold.benchmark.registry;
 
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.ReferenceRegistryProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Layerfold against the CNCF reference registry ({@code docker-registry}), both started here as their
@@ -34,7 +32,7 @@ public final class RegistryBenchmark implements Benchmark {
         try {
             measure(work, report);
         } finally {
-            deleteRecursively(work);
+            WorkDirectory.deleteRecursively(work);
         }
     }
 
@@ -45,14 +43,6 @@ public final class RegistryBenchmark implements Benchmark {
              RegistryProcess reference = ReferenceRegistryProcess.start(work.resolve("reference"), logs)) {
             System.out.println("started " + layerfold + " and " + reference);
             comparison.run(SUITE, layerfold, reference, report);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.s3;
 
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.benchmark.registry.PeerComparison;
 import dev.layerfold.e2e.distributed.S3AndRedisBackend;
 import dev.layerfold.e2e.process.LayerfoldProcess;
@@ -9,13 +10,10 @@ import dev.layerfold.e2e.process.ReferenceRegistryProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
 import dev.layerfold.storage.testserver.RedisServer;
 import dev.layerfold.storage.testserver.S3Server;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The registry suite's workload through Layerfold on S3 + Redis and through the reference registry
@@ -50,20 +48,12 @@ public final class S3Benchmark implements Benchmark {
                 comparison.run(SUITE, layerfold, reference, report);
             }
         } finally {
-            deleteRecursively(work);
+            WorkDirectory.deleteRecursively(work);
         }
     }
 
     private static Map<String, String> layerfoldOnS3AndRedis(S3Server s3) {
         return S3AndRedisBackend.properties(s3.endpoint(), s3.region(), s3.newBucket(), s3.accessKey(),
                 s3.secretKey(), RedisServer.shared().url(), RedisServer.newNamespace());
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
     }
 }
