@@ -92,6 +92,16 @@ final class BucketRecords {
     record Referrer(RepositoryName repository, Digest subject, Digest referrer) implements Fact {
     }
 
+    /** The key of the record stating {@code fact}; the inverse of {@link #parse}. */
+    static String key(Fact fact) {
+        return switch (fact) {
+            case BlobLink link -> blob(link.repository(), link.blob());
+            case ManifestLink link -> manifest(link.repository(), link.manifest());
+            case Tag tag -> tag(tag.repository(), tag.tag());
+            case Referrer referrer -> referrer(referrer.repository(), referrer.subject(), referrer.referrer());
+        };
+    }
+
     /** Parses a record key; empty for keys this layout does not know (left alone). */
     static Optional<Fact> parse(String key) {
         if (!key.startsWith(ROOT)) {

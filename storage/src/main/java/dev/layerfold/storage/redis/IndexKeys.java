@@ -2,6 +2,7 @@ package dev.layerfold.storage.redis;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
+import java.util.Optional;
 
 /**
  * Redis key names. Everything about one repository carries the hash tag {@code {<repository>}}, so
@@ -10,6 +11,17 @@ import dev.layerfold.storage.RepositoryName;
  * index it is updated together with.
  */
 final class IndexKeys {
+
+    static final String BLOBS = "blobs";
+    static final String MANIFESTS = "manifests";
+    static final String TAGS = "tags";
+    static final String TAG_NAMES = "tag-names";
+    static final String REFERRERS = "referrers:";
+    static final String SUBJECTS = "subjects:";
+
+    /** A key of one repository: the repository, and what follows its hash tag (such as {@value #BLOBS}). */
+    record RepositoryKey(RepositoryName repository, String suffix) {
+    }
 
     private final String namespace;
 
@@ -25,34 +37,54 @@ final class IndexKeys {
         return namespace + ":{" + repository.value() + "}:" + suffix;
     }
 
+    /** Pattern matching the keys of every repository, and the upload keys, which look alike. */
+    String allRepositoryKeys() {
+        return namespace + ":{*}:*";
+    }
+
+    /** Splits a key made by {@link #repository}; empty for other keys. */
+    Optional<RepositoryKey> repositoryKey(String key) {
+        String start = namespace + ":{";
+        int end = key.indexOf("}:", start.length());
+        if (!key.startsWith(start) || end < 0) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new RepositoryKey(RepositoryName.of(key.substring(start.length(), end)),
+                    key.substring(end + 2)));
+        } catch (IllegalArgumentException notARepository) {
+            return Optional.empty();
+        }
+    }
+
     /** Set of the digests of blobs linked into the repository. */
     String blobs(RepositoryName repository) {
-        return repository(repository, "blobs");
+        return repository(repository, BLOBS);
     }
 
     /** Hash: manifest digest to its record (RecordCodec). */
     String manifests(RepositoryName repository) {
-        return repository(repository, "manifests");
+        return repository(repository, MANIFESTS);
     }
 
     /** Hash: tag to manifest digest. */
     String tags(RepositoryName repository) {
-        return repository(repository, "tags");
+        return repository(repository, TAGS);
     }
 
     /** Sorted set of tag names, all with score 0, for lexical paging (ZRANGEBYLEX). */
     String tagNames(RepositoryName repository) {
-        return repository(repository, "tag-names");
+        return repository(repository, TAG_NAMES);
     }
 
     /** Hash: referrer digest to its descriptor, for one subject. */
     String referrers(RepositoryName repository, Digest subject) {
-        return repository(repository, "referrers:" + subject);
+        return repository(repository, REFERRERS + subject);
     }
 
     /** Set of the subjects a manifest refers to, so deleting the manifest finds its referrer entries. */
     String subjects(RepositoryName repository, Digest referrer) {
-        return repository(repository, "subjects:" + referrer);
+        return repository(repository, SUBJECTS + referrer);
     }
 
     /** Sorted set of repository names with at least one link, all with score 0, for the catalog. */
@@ -70,7 +102,11 @@ final class IndexKeys {
         return namespace + ":{uploads}:by-update-time";
     }
 
-    /** Present only while the index holds everything in the bucket (see IndexRebuild). */
+    /**
+     * Present once the index held everything in the bucket, holding the fingerprint of the Redis
+     * servers it was complete on ({@link ServerFingerprint}); a marker of other servers means Redis
+     * may have restarted from old persistence or failed over to a lagging replica (see IndexRebuild).
+     */
     String indexComplete() {
         return namespace + ":index-complete";
     }

@@ -3,8 +3,14 @@ package dev.layerfold.storage.redis;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.event.Event;
+import java.util.List;
+import java.util.function.Supplier;
+import reactor.core.publisher.Flux;
 
 /**
  * One thread-safe connection to Redis, standalone or Cluster, from a {@code redis://} or
@@ -15,10 +21,13 @@ public final class RedisConnection implements AutoCloseable {
 
     private final AbstractRedisClient client;
     private final RedisClusterCommands<String, String> commands;
+    private final Supplier<List<String>> serverInfos;
 
-    private RedisConnection(AbstractRedisClient client, RedisClusterCommands<String, String> commands) {
+    private RedisConnection(AbstractRedisClient client, RedisClusterCommands<String, String> commands,
+                            Supplier<List<String>> serverInfos) {
         this.client = client;
         this.commands = commands;
+        this.serverInfos = serverInfos;
     }
 
     /**
@@ -33,14 +42,33 @@ public final class RedisConnection implements AutoCloseable {
         RedisURI uri = RedisURI.create(url);
         if (cluster) {
             RedisClusterClient client = RedisClusterClient.create(uri);
-            return new RedisConnection(client, client.connect().sync());
+            StatefulRedisClusterConnection<String, String> connection = client.connect();
+            return new RedisConnection(client, connection.sync(), () -> {
+                // The client's view of which nodes are masters changes only when asked to look again.
+                client.refreshPartitions();
+                return connection.sync().upstream().commands().info("server").stream().toList();
+            });
         }
         RedisClient client = RedisClient.create(uri);
-        return new RedisConnection(client, client.connect().sync());
+        StatefulRedisConnection<String, String> connection = client.connect();
+        return new RedisConnection(client, connection.sync(), () -> List.of(connection.sync().info("server")));
     }
 
     public RedisClusterCommands<String, String> commands() {
         return commands;
+    }
+
+    /**
+     * The {@code INFO server} section of every server that holds data: the one server, or on Cluster
+     * each master.
+     */
+    List<String> serverInfos() {
+        return serverInfos.get();
+    }
+
+    /** The client's events, among them its connections going down and coming back up. */
+    Flux<Event> events() {
+        return client.getResources().eventBus().get();
     }
 
     /** Closes the connection and the client's threads. */

@@ -27,20 +27,26 @@ import java.util.Optional;
  * A process that dies between the two writes leaves a record the index lacks, which is what a
  * client whose request failed expects at worst: it retries, and the write is idempotent.
  *
- * <p><b>Rebuild</b>: a marker key says the index is complete. Without it (new, flushed or
- * non-persistent Redis) the first process to notice rebuilds the index from the bucket under a lease
- * while the others wait ({@link IndexRebuild}): at start-up, and whenever a lookup finds nothing.
- * Redis persistence still matters for one thing: a Redis that restarts with a persisted but slightly
- * old data set keeps its marker, so its index misses the last writes until it is rebuilt; run Redis
- * with {@code appendfsync always}, or delete the marker key after such a restart.
+ * <p><b>Rebuild</b>: a marker key says the index is complete, and on which Redis servers (their run
+ * ids, which change on every restart and failover). Without it (new, flushed or non-persistent
+ * Redis) the first process to notice rebuilds the index from the bucket under a lease while the
+ * others wait; with the marker of other servers (a Redis restarted from persistence that may be
+ * older than its last writes, or a failover to a replica that may have lagged) it reconciles the
+ * index with the bucket, adding what Redis lost and removing what was deleted since
+ * ({@link IndexRebuild}): at start-up, when a connection comes back, every few seconds, and whenever
+ * a lookup finds nothing.
  *
  * <p><b>Uploads</b> live in Redis only ({@link RedisUploadStates}): in-progress uploads serve no
- * image, and their bytes are in the bucket where the blob store's sweeper finds abandoned ones.
+ * image, and their bytes are in the bucket where the blob store's sweeper finds abandoned ones. A
+ * Redis back from persistence older than its last writes may lack an upload begun since (the client
+ * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
+ * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
 public final class RedisMetadataStore extends PartitionedMetadataStore {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
+    private final IndexRebuild index;
     private final RedisRepositoryIndex repositories;
     private final RedisTagStore tags;
     private final RedisReferrerIndex referrers;
@@ -60,13 +66,15 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
         this.leases = new RedisLeases(redis, namespace);
         RecordLocks locks = new RecordLocks(leases);
         Catalog catalog = new Catalog(redis, keys);
-        IndexRebuild index = new IndexRebuild(redis, keys, records, leases, locks, this::reindex);
+        this.index = new IndexRebuild(redis, keys, records, leases, locks, catalog, new ServerFingerprint(connection),
+                this::reindex);
         this.repositories = new RedisRepositoryIndex(redis, keys, records, locks, index, catalog);
         this.tags = new RedisTagStore(redis, keys, records, locks, index);
         this.referrers = new RedisReferrerIndex(redis, keys, records, locks, index);
         this.uploads = new RedisUploadStates(redis, keys);
         try {
             index.ensureComplete();
+            index.watch(connection.events());
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
@@ -83,17 +91,37 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
         RedisCalls.call("answer PING", () -> connection.commands().ping());
     }
 
+    /** The index follows the bucket: a record present is (re)indexed, a record absent is removed. */
     private void reindex(BucketRecords.Fact fact, Optional<String> body) throws IOException {
-        if (body.isEmpty()) {
-            return; // deleted since the listing
-        }
         switch (fact) {
-            case BucketRecords.BlobLink link -> repositories.indexBlob(link.repository(), link.blob());
-            case BucketRecords.ManifestLink link -> repositories.indexManifest(link.repository(),
-                    RecordCodec.manifest(body.get()));
-            case BucketRecords.Tag tag -> tags.index(tag.repository(), tag.tag(), Digest.parse(body.get()));
-            case BucketRecords.Referrer referrer -> referrers.index(referrer.repository(), referrer.subject(),
-                    RecordCodec.descriptor(body.get()));
+            case BucketRecords.BlobLink link -> {
+                if (body.isPresent()) {
+                    repositories.indexBlob(link.repository(), link.blob());
+                } else {
+                    repositories.unindexBlob(link.repository(), link.blob());
+                }
+            }
+            case BucketRecords.ManifestLink link -> {
+                if (body.isPresent()) {
+                    repositories.indexManifest(link.repository(), RecordCodec.manifest(body.get()));
+                } else {
+                    repositories.unindexManifest(link.repository(), link.manifest());
+                }
+            }
+            case BucketRecords.Tag tag -> {
+                if (body.isPresent()) {
+                    tags.index(tag.repository(), tag.tag(), Digest.parse(body.get()));
+                } else {
+                    tags.unindex(tag.repository(), tag.tag());
+                }
+            }
+            case BucketRecords.Referrer referrer -> {
+                if (body.isPresent()) {
+                    referrers.index(referrer.repository(), referrer.subject(), RecordCodec.descriptor(body.get()));
+                } else {
+                    referrers.unindex(referrer.repository(), referrer.subject(), referrer.referrer());
+                }
+            }
         }
     }
 
@@ -119,6 +147,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
 
     @Override
     public void close() {
+        index.close();
         leases.close();
         connection.close();
     }

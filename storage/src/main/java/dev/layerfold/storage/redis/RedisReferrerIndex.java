@@ -74,9 +74,13 @@ final class RedisReferrerIndex implements ReferrerIndex {
         index.ensureComplete();
         return locks.holding(record, () -> {
             records.delete(record);
-            return call("remove a referrer of " + subject, () -> REMOVE.returnsTrue(redis,
-                    new String[] {keys.referrers(repository, subject), keys.subjects(repository, referrer)},
-                    referrer.toString(), subject.toString()));
+            return unindex(repository, subject, referrer);
         });
+    }
+
+    boolean unindex(RepositoryName repository, Digest subject, Digest referrer) throws IOException {
+        return call("remove a referrer of " + subject, () -> REMOVE.returnsTrue(redis,
+                new String[] {keys.referrers(repository, subject), keys.subjects(repository, referrer)},
+                referrer.toString(), subject.toString()));
     }
 }

@@ -85,10 +85,15 @@ final class RedisRepositoryIndex implements RepositoryIndex {
         index.ensureComplete();
         boolean unlinked = locks.holding(record, () -> {
             records.delete(record);
-            return call("unlink blob " + blob, () -> redis.srem(keys.blobs(repository), blob.toString())) > 0;
+            return unindexBlob(repository, blob);
         });
         catalog.forgetIfEmpty(repository);
         return unlinked;
+    }
+
+    /** Removes the blob link from the index; the caller updates the catalog. */
+    boolean unindexBlob(RepositoryName repository, Digest blob) throws IOException {
+        return call("unlink blob " + blob, () -> redis.srem(keys.blobs(repository), blob.toString())) > 0;
     }
 
     @Override
@@ -116,6 +121,15 @@ final class RedisRepositoryIndex implements RepositoryIndex {
     private Optional<ManifestRecord> lookup(RepositoryName repository, Digest digest) throws IOException {
         return Optional.ofNullable(call("read manifest " + digest,
                 () -> redis.hget(keys.manifests(repository), digest.toString()))).map(RecordCodec::manifest);
+    }
+
+    /**
+     * Removes only the manifest's own entry, for a reconcile that found its record gone: its tags and
+     * referrer entries have records of their own, which the reconcile applies one by one (a tag
+     * record left pointing at the manifest keeps its entry). The caller updates the catalog.
+     */
+    void unindexManifest(RepositoryName repository, Digest manifest) throws IOException {
+        call("unlink manifest " + manifest, () -> redis.hdel(keys.manifests(repository), manifest.toString()));
     }
 
     /**

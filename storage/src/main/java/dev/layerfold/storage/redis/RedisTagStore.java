@@ -68,8 +68,12 @@ final class RedisTagStore implements TagStore {
         index.ensureComplete();
         return locks.holding(record, () -> {
             records.delete(record);
-            return call("delete tag " + repository + ":" + tag, () -> DELETE.returnsTrue(redis, tagKeys(repository), tag));
+            return unindex(repository, tag);
         });
+    }
+
+    boolean unindex(RepositoryName repository, String tag) throws IOException {
+        return call("delete tag " + repository + ":" + tag, () -> DELETE.returnsTrue(redis, tagKeys(repository), tag));
     }
 
     @Override

@@ -91,6 +91,16 @@ final class LocalProcess {
         }
     }
 
+    /** Kills the process with SIGKILL, as a crash or power loss would, and keeps its directory. */
+    void kill() {
+        try {
+            process.destroyForcibly().waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing " + name, e);
+        }
+    }
+
     void stop() {
         process.destroy();
         try {

@@ -2,6 +2,7 @@ package dev.layerfold.storage.testserver;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.testcontainers.containers.GenericContainer;
 /**
  * One Redis server per test JVM: a Testcontainers Redis where a Docker engine is available, otherwise
  * a {@code redis-server} process (the Debian package) on a free port with a temporary directory.
- * Both have persistence off: tests never restart it.
+ * Both have persistence off: tests never restart them ({@link #startRestartable} makes one to restart).
  *
  * <p>Tests share the server and keep apart by key namespace ({@link #newNamespace()}).
  */
@@ -58,26 +59,110 @@ public final class RedisServer {
             System.out.println("RedisServer: Docker is available, Redis runs in a container");
             return new RedisServer("redis://" + container.getHost() + ":" + container.getMappedPort(6379));
         }
-        return startProcess("redis-server");
+        return startProcess("redis-server", List.of());
     }
 
-    private static RedisServer startProcess(String name, String... options) {
-        int port = LocalProcess.freePort();
+    /**
+     * A Redis of the caller's own, always a local {@code redis-server} process, persisting to its own
+     * directory with {@code options} (such as {@code --appendonly yes}), which the caller can kill and
+     * start again on the same port and data, as after a crash.
+     */
+    public static Restartable startRestartable(String... options) {
+        return new Restartable(false, List.of(options));
+    }
+
+    /** {@link #startRestartable}, as a one-node Redis Cluster (see {@link #sharedCluster()}). */
+    public static Restartable startRestartableCluster(String... options) {
+        return new Restartable(true, List.of(options));
+    }
+
+    /** See {@link #startRestartable(String...)}. */
+    public static final class Restartable implements AutoCloseable {
+        private final Path directory = LocalProcess.newDirectory("redis-restartable");
+        private final int port = LocalProcess.freePort();
+        private final boolean cluster;
+        private final List<String> options;
+        private LocalProcess process;
+
+        private Restartable(boolean cluster, List<String> options) {
+            this.cluster = cluster;
+            this.options = options;
+            launch();
+            if (cluster) {
+                ownAllSlots(url());
+            }
+        }
+
+        public String url() {
+            return "redis://127.0.0.1:" + port;
+        }
+
+        /** Kills Redis with SIGKILL: it keeps only what it had persisted. */
+        public void kill() {
+            process.kill();
+        }
+
+        /** Starts Redis again on the same port and directory: it loads what it had persisted. */
+        public void start() {
+            launch();
+            if (cluster) {
+                awaitClusterReady(url()); // the slots it owns are in its nodes.conf
+            }
+        }
+
+        private void launch() {
+            List<String> command = new ArrayList<>(options);
+            if (cluster) {
+                command.addAll(CLUSTER_OPTIONS);
+            }
+            process = LocalProcess.start("redis-restartable", directory, command(port, command));
+            process.awaitPort(port, Duration.ofSeconds(20));
+        }
+
+        @Override
+        public void close() {
+            process.stop();
+        }
+    }
+
+    private static final List<String> CLUSTER_OPTIONS = List.of("--cluster-enabled", "yes",
+            "--cluster-config-file", "nodes.conf");
+
+    /** Options after the defaults (persistence off) override them. */
+    private static List<String> command(int port, List<String> options) {
         List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", "."));
-        command.addAll(List.of(options));
-        LocalProcess process = LocalProcess.start(name, LocalProcess.newDirectory(name), command);
+        command.addAll(options);
+        return command;
+    }
+
+    private static RedisServer startProcess(String name, List<String> options) {
+        int port = LocalProcess.freePort();
+        LocalProcess process = LocalProcess.start(name, LocalProcess.newDirectory(name), command(port, options));
         process.awaitPort(port, Duration.ofSeconds(20));
         System.out.println("RedisServer: " + name + " runs as a local process on port " + port);
         return new RedisServer("redis://127.0.0.1:" + port);
     }
 
     private static RedisServer startCluster() {
-        RedisServer server = startProcess("redis-cluster", "--cluster-enabled", "yes",
-                "--cluster-config-file", "nodes.conf");
-        RedisClient client = RedisClient.create(server.url);
+        RedisServer server = startProcess("redis-cluster", CLUSTER_OPTIONS);
+        ownAllSlots(server.url);
+        return server;
+    }
+
+    private static void ownAllSlots(String url) {
+        RedisClient client = RedisClient.create(url);
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             connection.sync().clusterAddSlots(IntStream.range(0, 16384).toArray());
+        } finally {
+            client.shutdown();
+        }
+        awaitClusterReady(url);
+    }
+
+    private static void awaitClusterReady(String url) {
+        RedisClient client = RedisClient.create(url);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             while (!connection.sync().clusterInfo().contains("cluster_state:ok")) {
                 if (System.nanoTime() > deadline) {
@@ -91,7 +176,6 @@ public final class RedisServer {
         } finally {
             client.shutdown();
         }
-        return server;
     }
 
     private static final class Holder {
