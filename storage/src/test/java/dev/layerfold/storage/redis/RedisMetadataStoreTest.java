@@ -18,6 +18,7 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,6 +164,36 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
 
         assertThat(lookup.get(30, TimeUnit.SECONDS)).isEmpty();
         assertThat(store.tags(REPO, Optional.empty(), 10)).isEmpty();
+    }
+
+    @Test
+    void entryWrittenWhileTheReconcilePassesStays() throws Exception {
+        Digest manifest = digest("manifest");
+        String record = BucketRecords.tag(REPO, "late");
+        IndexKeys keys = new IndexKeys(namespace);
+        // The tag is pushed while the reconcile runs: it holds the record's lock, and its index entry is
+        // written before the reconcile lists the bucket, its record after.
+        Lease pushing = ((RedisMetadataStore) store).leases().acquire(record, Duration.ofSeconds(30), Duration.ofSeconds(5));
+        try (RedisConnection connection = RedisConnection.open(redisUrl(), cluster())) {
+            connection.commands().hset(keys.tags(REPO), "late", manifest.toString());
+            connection.commands().zadd(keys.tagNames(REPO), 0, "late");
+            connection.commands().set(keys.indexComplete(), "servers before a restart");
+        }
+        CompletableFuture<Optional<Digest>> lookup = CompletableFuture.supplyAsync(() -> {
+            try {
+                return store.tag(REPO, "never-pushed"); // misses, and waits for the reconcile
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+
+        Thread.sleep(1_000);
+        bucket.put(record, manifest.toString().getBytes(StandardCharsets.UTF_8), Map.of());
+        pushing.close();
+
+        assertThat(lookup.get(30, TimeUnit.SECONDS)).isEmpty();
+        assertThat(store.tag(REPO, "late")).contains(manifest);
+        assertThat(store.tags(REPO, Optional.empty(), 10)).containsExactly("late");
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.layerfold.storage.s3.S3Bucket;
 import dev.layerfold.storage.s3.S3Settings;
 import dev.layerfold.storage.testserver.RedisServer;
 import dev.layerfold.storage.testserver.S3Server;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -81,6 +82,26 @@ class RedisRestartTest {
             assertThat(store.manifest(REPO, MANIFEST_B)).contains(new ManifestRecord(MANIFEST_B, IMAGE_MANIFEST, 20));
             assertThat(store.manifest(REPO, MANIFEST_A)).isEmpty();
             assertThat(store.repositories(Optional.empty(), 10)).containsExactly(REPO);
+        }
+    }
+
+    @Test
+    void entryDeletedAfterTheSnapshotGoesWithoutALookupHavingToMiss() throws Exception {
+        try (RedisServer.Restartable redis = startRedis();
+             RedisMetadataStore store = new RedisMetadataStore(RedisConnection.open(redis.url(), cluster()), bucket, namespace)) {
+            store.putTag(REPO, "a", MANIFEST_A);
+            save(redis);
+            store.deleteTag(REPO, "a");
+
+            redis.kill();
+            redis.start();
+
+            // Only hits: the reconcile starts when the connection comes back (or at the periodic check).
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (store.tag(REPO, "a").isPresent() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(store.tag(REPO, "a")).isEmpty();
         }
     }
 
