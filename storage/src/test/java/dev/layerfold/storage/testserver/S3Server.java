@@ -21,7 +21,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * otherwise S3Proxy (its jar from Maven Central, copied to {@code target/s3proxy} by the build) as a
  * separate JVM storing objects in a temporary directory.
  *
- * <p>Tests share the server and keep apart by bucket ({@link #newBucket()}).
+ * <p>Tests share the server and keep apart by bucket ({@link #newBucket()}); {@link #startWith} starts
+ * another with other credentials.
  */
 public final class S3Server {
 
@@ -34,9 +35,13 @@ public final class S3Server {
     private static final AtomicLong BUCKETS = new AtomicLong();
 
     private final URI endpoint;
+    private final String accessKey;
+    private final String secretKey;
 
-    private S3Server(URI endpoint) {
+    private S3Server(URI endpoint, String accessKey, String secretKey) {
         this.endpoint = endpoint;
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
     }
 
     public static S3Server shared() {
@@ -52,11 +57,11 @@ public final class S3Server {
     }
 
     public String accessKey() {
-        return ACCESS_KEY;
+        return accessKey;
     }
 
     public String secretKey() {
-        return SECRET_KEY;
+        return secretKey;
     }
 
     /** A client for this server with path-style access (neither server has per-bucket DNS names). */
@@ -65,7 +70,7 @@ public final class S3Server {
                 .endpointOverride(endpoint)
                 .region(Region.of(region()))
                 .forcePathStyle(true)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .build();
     }
 
@@ -78,22 +83,27 @@ public final class S3Server {
         return bucket;
     }
 
-    private static S3Server start() {
+    /**
+     * A server of the caller's own that accepts only these credentials, for a test that must use the
+     * ones a deployment file gives (the shared server's are fixed). It stops when the test JVM exits.
+     */
+    public static S3Server startWith(String accessKey, String secretKey) {
         if (DockerClientFactory.instance().isDockerAvailable()) {
             GenericContainer<?> minio = new GenericContainer<>(MINIO_IMAGE)
                     .withCommand("server", "/data")
-                    .withEnv("MINIO_ROOT_USER", ACCESS_KEY)
-                    .withEnv("MINIO_ROOT_PASSWORD", SECRET_KEY)
+                    .withEnv("MINIO_ROOT_USER", accessKey)
+                    .withEnv("MINIO_ROOT_PASSWORD", secretKey)
                     .withExposedPorts(9000)
                     .waitingFor(Wait.forHttp("/minio/health/live").forPort(9000));
             minio.start();
             System.out.println("S3Server: Docker is available, MinIO runs in a container");
-            return new S3Server(URI.create("http://" + minio.getHost() + ":" + minio.getMappedPort(9000)));
+            return new S3Server(URI.create("http://" + minio.getHost() + ":" + minio.getMappedPort(9000)),
+                    accessKey, secretKey);
         }
-        return startS3Proxy();
+        return startS3Proxy(accessKey, secretKey);
     }
 
-    private static S3Server startS3Proxy() {
+    private static S3Server startS3Proxy(String accessKey, String secretKey) {
         Path jar = Path.of(System.getProperty(S3PROXY_JAR_PROPERTY, "target/s3proxy/s3proxy.jar")).toAbsolutePath();
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("S3Proxy jar not found at " + jar + ": run the tests through Maven "
@@ -107,8 +117,8 @@ public final class S3Server {
             Files.writeString(directory.resolve("s3proxy.conf"), String.join("\n",
                     "s3proxy.endpoint=" + endpoint,
                     "s3proxy.authorization=aws-v2-or-v4",
-                    "s3proxy.identity=" + ACCESS_KEY,
-                    "s3proxy.credential=" + SECRET_KEY,
+                    "s3proxy.identity=" + accessKey,
+                    "s3proxy.credential=" + secretKey,
                     "jclouds.provider=filesystem-nio2",
                     "jclouds.filesystem.basedir=" + directory.resolve("data"),
                     ""));
@@ -122,10 +132,10 @@ public final class S3Server {
                 "-jar", jar.toString(), "--properties", "s3proxy.conf"));
         process.awaitPort(port, Duration.ofSeconds(120)); // a JVM starting on a busy CI machine
         System.out.println("S3Server: no Docker engine, S3Proxy runs as a local process at " + endpoint);
-        return new S3Server(endpoint);
+        return new S3Server(endpoint, accessKey, secretKey);
     }
 
     private static final class Holder {
-        static final S3Server INSTANCE = start();
+        static final S3Server INSTANCE = startWith(ACCESS_KEY, SECRET_KEY);
     }
 }

@@ -32,6 +32,16 @@ public final class LayerfoldProcess {
      */
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
                                         Map<String, String> properties) throws IOException, InterruptedException {
+        return start(maxHeap, dataDir, logDir, jvmOptions, properties, Map.of());
+    }
+
+    /**
+     * Like {@link #start(String, Path, Path, List, Map)}, with {@code environment} variables added to the
+     * inherited ones, as a container gets them from a compose file (e.g. {@code LAYERFOLD_STORAGE_BLOB=s3}).
+     */
+    public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
+                                        Map<String, String> properties, Map<String, String> environment)
+            throws IOException, InterruptedException {
         Path jar = packagedJar();
         int port = FreePort.pick();
         Files.createDirectories(dataDir);
@@ -43,7 +53,7 @@ public final class LayerfoldProcess {
                 "--server.port=" + port,
                 "--layerfold.storage.path=" + dataDir.toAbsolutePath()));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
-        return RegistryProcess.start("layerfold", command, port, dataDir,
+        return RegistryProcess.start("layerfold", command, environment, port, dataDir,
                 logDir.resolve("layerfold-" + port + ".log"));
     }
 

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -40,14 +41,18 @@ public final class RegistryProcess implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
-    /** Starts {@code command}, which must serve the registry on {@code port}, and waits until it answers. */
-    static RegistryProcess start(String name, List<String> command, int port, Path dataDir, Path log)
-            throws IOException, InterruptedException {
+    /**
+     * Starts {@code command}, which must serve the registry on {@code port}, with {@code environment} on
+     * top of this JVM's, and waits until it answers.
+     */
+    static RegistryProcess start(String name, List<String> command, Map<String, String> environment, int port,
+                                 Path dataDir, Path log) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
-        Process process = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         RegistryProcess registry = new RegistryProcess(name, process, port, dataDir, log);
         try {
             registry.awaitReady();
