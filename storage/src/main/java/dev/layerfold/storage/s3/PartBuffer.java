@@ -24,6 +24,25 @@ final class PartBuffer {
         this.length = tail.length;
     }
 
+    /**
+     * An empty part for the bytes that follow a full one in the same request, which a large blob is
+     * still sending: it starts at the whole part size rather than growing (and copying) its way there.
+     */
+    static PartBuffer whole(int partSize) {
+        return new PartBuffer(partSize);
+    }
+
+    private PartBuffer(int partSize) {
+        this.partSize = partSize;
+        this.bytes = new byte[partSize];
+    }
+
+    /** Empties the part for reuse once its upload is done: a fresh array of several MiB costs its zeroing. */
+    PartBuffer clear() {
+        length = 0;
+        return this;
+    }
+
     /** Reads until the part is full (true) or the stream ends (false). */
     boolean fillFrom(InputStream in) throws IOException {
         while (length < partSize) {

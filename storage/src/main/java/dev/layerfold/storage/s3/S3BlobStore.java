@@ -199,8 +199,8 @@ public final class S3BlobStore implements BlobStore {
                     String multipart = multipartId;
                     PartBuffer full = part;
                     int number = ++partNumber;
-                    uploads.submit(() -> uploadPart(uploadId, multipart, number, full), etags::add);
-                    part = new PartBuffer(new byte[0], record.partSize());
+                    uploads.submit(full, () -> uploadPart(uploadId, multipart, number, full), etags::add);
+                    part = uploads.nextPart(record.partSize());
                 }
                 uploads.awaitAll(etags::add);
             }

@@ -80,6 +80,21 @@ class S3BlobStoreTest extends BlobStoreContract {
     }
 
     @Test
+    void appendOfManyPartsReusesEachPartBufferOnlyAfterItsUpload() throws Exception {
+        // More parts than are uploaded at once, so later parts fill the buffers of earlier ones.
+        GeneratedContent content = new GeneratedContent(6L * PART + 777, 29);
+        String upload = newUploadId();
+        store.startUpload(upload);
+
+        assertThat(store.append(upload, content.stream(0, content.size()))).isEqualTo(content.size());
+        store.publish(upload, content.sha256());
+
+        try (InputStream in = store.open(content.sha256(), 0, -1).orElseThrow()) {
+            assertThat(GeneratedContent.sha256Of(in)).isEqualTo(content.sha256());
+        }
+    }
+
+    @Test
     void largeBlobIsCompletedInPlaceAndItsKeyOnlyPointsAtTheBody() throws Exception {
         GeneratedContent content = new GeneratedContent(PART + 10, 5);
         Digest digest = content.sha256();
