@@ -21,8 +21,15 @@ public final class BenchmarkReport {
         double oursMedian = median(ours);
         double peerMedian = median(peer);
         double ratio = higherIsBetter ? oursMedian / peerMedian : peerMedian / oursMedian;
-        out.printf("%-10s %-36s layerfold %10.2f %-6s %s %10.2f %-6s ratio %5.2fx (n=%d)%n",
-                suite, metric, oursMedian, unit, peerName, peerMedian, unit, ratio, ours.length);
+        out.printf("%-10s %-36s layerfold %10.2f %-6s %s %10.2f %-6s ratio %5.2fx (n=%d; ranges %s and %s)%n",
+                suite, metric, oursMedian, unit, peerName, peerMedian, unit, ratio, ours.length, range(ours),
+                range(peer));
+    }
+
+    /** The spread behind a median, so a reader can tell a steady ratio from a noisy one. */
+    private static String range(double[] samples) {
+        return String.format("%.2f-%.2f", Arrays.stream(samples).min().orElse(Double.NaN),
+                Arrays.stream(samples).max().orElse(Double.NaN));
     }
 
     /** Reports a quantity with no peer (e.g. recipe size as a share of the layer). */
