@@ -2,6 +2,8 @@ package dev.layerfold.storage.testserver;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,6 +124,57 @@ public final class RedisServer {
         @Override
         public void close() {
             process.stop();
+        }
+    }
+
+    /**
+     * A local {@code redis-server} that speaks only TLS, for {@code rediss://} URLs. Its certificate is
+     * self-signed (made by {@code openssl}), so no JVM trusts it.
+     */
+    public static TlsOnly startTlsOnly() {
+        return new TlsOnly();
+    }
+
+    /** See {@link #startTlsOnly()}. */
+    public static final class TlsOnly implements AutoCloseable {
+        private final int port = LocalProcess.freePort();
+        private final LocalProcess process;
+
+        private TlsOnly() {
+            Path directory = LocalProcess.newDirectory("redis-tls");
+            selfSignedCertificate(directory);
+            process = LocalProcess.start("redis-tls", directory, command(port, List.of("--port", "0",
+                    "--tls-port", Integer.toString(port), "--tls-cert-file", "cert.pem", "--tls-key-file", "key.pem",
+                    "--tls-ca-cert-file", "cert.pem", "--tls-auth-clients", "no")));
+            process.awaitPort(port, Duration.ofSeconds(20));
+        }
+
+        /** A {@code rediss://host:port} URL. */
+        public String url() {
+            return "rediss://127.0.0.1:" + port;
+        }
+
+        @Override
+        public void close() {
+            process.stop();
+        }
+
+        private static void selfSignedCertificate(Path directory) {
+            List<String> command = List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
+                    "-subj", "/CN=127.0.0.1");
+            try {
+                Process openssl = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true)
+                        .redirectOutput(directory.resolve("openssl.log").toFile()).start();
+                if (openssl.waitFor() != 0) {
+                    throw new IllegalStateException("openssl could not make a certificate; see " + directory.resolve("openssl.log"));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot run openssl (" + String.join(" ", command) + "): is it installed?", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while making a certificate", e);
+            }
         }
     }
 
