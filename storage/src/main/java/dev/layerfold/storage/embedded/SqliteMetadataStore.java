@@ -5,7 +5,10 @@ import dev.layerfold.storage.metadata.ReferrerIndex;
 import dev.layerfold.storage.metadata.RepositoryIndex;
 import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupQueue;
 import java.io.IOException;
+import java.time.Clock;
 import java.nio.file.Path;
 
 /**
@@ -20,6 +23,8 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore {
     private final TagStore tags;
     private final ReferrerIndex referrers;
     private final UploadStateStore uploads;
+    private final DedupQueue dedupQueue;
+    private final DedupIndex dedupIndex;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -27,6 +32,8 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore {
         this.tags = new SqliteTagStore(db);
         this.referrers = new SqliteReferrerIndex(db);
         this.uploads = new SqliteUploadStateStore(db);
+        this.dedupQueue = new SqliteDedupQueue(db, Clock.systemUTC());
+        this.dedupIndex = new SqliteDedupIndex(db, Clock.systemUTC());
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -52,6 +59,16 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore {
     @Override
     protected UploadStateStore uploadStateStore() {
         return uploads;
+    }
+
+    /** The dedup pipeline's work queue, in the same database: a manifest's layers are queued durably beside it. */
+    public DedupQueue dedupQueue() {
+        return dedupQueue;
+    }
+
+    /** The dedup pipeline's file index, reference counts and layer states, in the same database. */
+    public DedupIndex dedupIndex() {
+        return dedupIndex;
     }
 
     @Override

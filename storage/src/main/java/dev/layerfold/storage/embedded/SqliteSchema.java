@@ -9,11 +9,13 @@ import java.sql.Statement;
 
 /**
  * The tables of the embedded metadata store. The version in {@code PRAGMA user_version} lets a later
- * release migrate the file, and stops this one from misreading a file a later release wrote.
+ * release migrate the file, and stops this one from misreading a file a later release wrote. Version 2
+ * added the dedup tables; a version 1 file gains them when opened (every statement is
+ * {@code IF NOT EXISTS}).
  */
 final class SqliteSchema {
 
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private static final String DDL = """
             CREATE TABLE IF NOT EXISTS repositories (
@@ -67,6 +69,38 @@ final class SqliteSchema {
               updated_at_millis INTEGER NOT NULL
             );
             CREATE INDEX IF NOT EXISTS uploads_by_update ON uploads (updated_at_millis);
+            CREATE TABLE IF NOT EXISTS dedup_queue (
+              id INTEGER PRIMARY KEY AUTOINCREMENT,
+              layer TEXT NOT NULL UNIQUE,
+              media_type TEXT NOT NULL,
+              size INTEGER NOT NULL,
+              worker TEXT,
+              lease_until_millis INTEGER NOT NULL DEFAULT 0,
+              deliveries INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX IF NOT EXISTS dedup_queue_by_lease ON dedup_queue (lease_until_millis, id);
+            CREATE TABLE IF NOT EXISTS dedup_files (
+              digest TEXT PRIMARY KEY,
+              pack TEXT NOT NULL,
+              offset INTEGER NOT NULL,
+              length INTEGER NOT NULL,
+              size INTEGER NOT NULL,
+              refs INTEGER NOT NULL DEFAULT 0,
+              stored_at_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_claims (
+              digest TEXT PRIMARY KEY,
+              worker TEXT NOT NULL,
+              until_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_layers (
+              digest TEXT PRIMARY KEY,
+              record TEXT,
+              logical_size INTEGER,
+              stored_bytes INTEGER,
+              file_count INTEGER,
+              intact_reason TEXT
+            ) WITHOUT ROWID;
             """;
 
     private SqliteSchema() {

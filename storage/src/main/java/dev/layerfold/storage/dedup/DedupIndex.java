@@ -1,0 +1,72 @@
+package dev.layerfold.storage.dedup;
+
+import dev.layerfold.storage.Digest;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the dedup pipeline knows: where each unique file is stored, how many deduplicated layers
+ * reference it, and what became of each layer. Checked for every implementation by
+ * {@code DedupIndexContract}; every method is atomic and safe across processes.
+ *
+ * <p>The rules that keep every deduplicated layer restorable:
+ * <ul>
+ *   <li>A file is stored once: a worker stores only files it {@linkplain #claimFiles claimed}, and a
+ *       claim is held by one worker until it records the file or the claim expires.</li>
+ *   <li>A layer becomes deduplicated only by {@link #commitLayer}, which counts a reference to each
+ *       of its files in the same atomic step, and only if every one of them is still stored.</li>
+ *   <li>{@link #releaseLayer} gives those references back. A file with no reference may be reclaimed
+ *       (its pack rewritten) by {@link #forgetUnreferenced}, which in the same atomic step re-checks
+ *       that nothing references it, so a commit racing it either keeps the file or fails.</li>
+ * </ul>
+ */
+public interface DedupIndex {
+
+    /** Where a file (named by its sha256) is stored, if it is. */
+    Optional<FileLocation> file(Digest file) throws IOException;
+
+    /**
+     * Claims each file that is neither stored nor claimed by another worker, for {@code ttl}. A claim
+     * {@code worker} already holds is extended.
+     */
+    Map<Digest, FileClaim> claimFiles(Collection<Digest> files, String worker, Duration ttl) throws IOException;
+
+    /**
+     * Records files written to a pack of {@code packSize} bytes, and drops their claims. A file
+     * recorded already keeps its first location (the later copy is garbage in its pack).
+     */
+    void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException;
+
+    Optional<LayerState> layer(Digest layer) throws IOException;
+
+    /** Records that a layer stays intact; a layer already deduplicated stays deduplicated. */
+    void keepIntact(Digest layer, String reason) throws IOException;
+
+    /**
+     * Atomically: if every file in {@code files} is stored, counts one reference to each and records
+     * the layer as deduplicated; otherwise changes nothing and returns false. Committing a layer that
+     * is deduplicated already changes nothing and returns true.
+     */
+    boolean commitLayer(Digest layer, LayerState.Deduplicated state, Collection<Digest> files) throws IOException;
+
+    /**
+     * Atomically forgets a deduplicated layer and gives back the references it held on
+     * {@code files} (the same files it was committed with); false if it was not deduplicated.
+     */
+    boolean releaseLayer(Digest layer, Collection<Digest> files) throws IOException;
+
+    /** How many deduplicated layers reference the file. */
+    long references(Digest file) throws IOException;
+
+    /**
+     * Forgets the location of each given file that no layer references and that was stored before
+     * {@code storedBefore} milliseconds (so a file stored for a layer not yet committed is kept);
+     * returns the files forgotten. Their bytes may then be removed from their packs.
+     */
+    Collection<Digest> forgetUnreferenced(Collection<Digest> files, long storedBeforeMillis) throws IOException;
+
+    DedupTotals totals() throws IOException;
+}

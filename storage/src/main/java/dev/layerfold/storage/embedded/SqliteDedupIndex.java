@@ -1,0 +1,261 @@
+package dev.layerfold.storage.embedded;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupTotals;
+import dev.layerfold.storage.dedup.FileClaim;
+import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerState;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The dedup index in the metadata database. Each method is one write (or read) transaction, which
+ * is what makes claims, commits and releases atomic: SQLite has one writer at a time.
+ */
+final class SqliteDedupIndex implements DedupIndex {
+
+    private final SqliteDatabase db;
+    private final Clock clock;
+
+    SqliteDedupIndex(SqliteDatabase db, Clock clock) {
+        this.db = db;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<FileLocation> file(Digest file) throws IOException {
+        return db.read(c -> location(c, file));
+    }
+
+    @Override
+    public Map<Digest, FileClaim> claimFiles(Collection<Digest> files, String worker, Duration ttl) throws IOException {
+        long now = clock.millis();
+        return db.write(c -> {
+            Map<Digest, FileClaim> claims = new LinkedHashMap<>();
+            try (PreparedStatement claim = c.prepareStatement("""
+                    INSERT INTO dedup_claims (digest, worker, until_millis) VALUES (?, ?, ?)
+                    ON CONFLICT (digest) DO UPDATE SET worker = excluded.worker, until_millis = excluded.until_millis
+                    WHERE dedup_claims.worker = excluded.worker OR dedup_claims.until_millis <= ?""")) {
+                for (Digest file : files) {
+                    Optional<FileLocation> stored = location(c, file);
+                    if (stored.isPresent()) {
+                        claims.put(file, FileClaim.stored(stored.get()));
+                        continue;
+                    }
+                    claim.setString(1, file.toString());
+                    claim.setString(2, worker);
+                    claim.setLong(3, now + ttl.toMillis());
+                    claim.setLong(4, now);
+                    claims.put(file, claim.executeUpdate() == 1 ? FileClaim.CLAIMED : FileClaim.BUSY);
+                }
+            }
+            return claims;
+        });
+    }
+
+    @Override
+    public void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException {
+        long now = clock.millis();
+        db.write(c -> {
+            try (PreparedStatement insert = c.prepareStatement("""
+                    INSERT INTO dedup_files (digest, pack, offset, length, size, stored_at_millis) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (digest) DO NOTHING""");
+                 PreparedStatement unclaim = c.prepareStatement("DELETE FROM dedup_claims WHERE digest = ?")) {
+                for (Map.Entry<Digest, FileLocation> file : files.entrySet()) {
+                    FileLocation location = file.getValue();
+                    insert.setString(1, file.getKey().toString());
+                    insert.setString(2, location.pack().toString());
+                    insert.setLong(3, location.offset());
+                    insert.setLong(4, location.length());
+                    insert.setLong(5, location.size());
+                    insert.setLong(6, now);
+                    insert.executeUpdate();
+                    unclaim.setString(1, file.getKey().toString());
+                    unclaim.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<LayerState> layer(Digest layer) throws IOException {
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement(
+                    "SELECT record, logical_size, stored_bytes, intact_reason FROM dedup_layers WHERE digest = ?")) {
+                query.setString(1, layer.toString());
+                try (ResultSet row = query.executeQuery()) {
+                    if (!row.next()) {
+                        return Optional.empty();
+                    }
+                    String record = row.getString(1);
+                    return Optional.of(record != null
+                            ? new LayerState.Deduplicated(Digest.parse(record), row.getLong(2), row.getLong(3))
+                            : new LayerState.Intact(row.getString(4)));
+                }
+            }
+        });
+    }
+
+    @Override
+    public void keepIntact(Digest layer, String reason) throws IOException {
+        db.write(c -> {
+            try (PreparedStatement insert = c.prepareStatement("""
+                    INSERT INTO dedup_layers (digest, intact_reason) VALUES (?, ?)
+                    ON CONFLICT (digest) DO UPDATE SET intact_reason = excluded.intact_reason WHERE record IS NULL""")) {
+                insert.setString(1, layer.toString());
+                insert.setString(2, reason);
+                insert.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public boolean commitLayer(Digest layer, LayerState.Deduplicated state, Collection<Digest> files) throws IOException {
+        return db.write(c -> {
+            if (isDeduplicated(c, layer)) {
+                return true;
+            }
+            List<Digest> distinct = List.copyOf(new LinkedHashSet<>(files));
+            for (Digest file : distinct) {
+                if (location(c, file).isEmpty()) {
+                    return false;
+                }
+            }
+            adjustReferences(c, distinct, +1);
+            try (PreparedStatement upsert = c.prepareStatement("""
+                    INSERT INTO dedup_layers (digest, record, logical_size, stored_bytes, file_count, intact_reason)
+                    VALUES (?, ?, ?, ?, ?, NULL)
+                    ON CONFLICT (digest) DO UPDATE SET record = excluded.record, logical_size = excluded.logical_size,
+                      stored_bytes = excluded.stored_bytes, file_count = excluded.file_count, intact_reason = NULL""")) {
+                upsert.setString(1, layer.toString());
+                upsert.setString(2, state.record().toString());
+                upsert.setLong(3, state.logicalSize());
+                upsert.setLong(4, state.storedBytes());
+                upsert.setLong(5, distinct.size());
+                upsert.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public boolean releaseLayer(Digest layer, Collection<Digest> files) throws IOException {
+        return db.write(c -> {
+            if (!isDeduplicated(c, layer)) {
+                return false;
+            }
+            adjustReferences(c, List.copyOf(new LinkedHashSet<>(files)), -1);
+            try (PreparedStatement delete = c.prepareStatement("DELETE FROM dedup_layers WHERE digest = ?")) {
+                delete.setString(1, layer.toString());
+                delete.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public long references(Digest file) throws IOException {
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement("SELECT refs FROM dedup_files WHERE digest = ?")) {
+                query.setString(1, file.toString());
+                try (ResultSet row = query.executeQuery()) {
+                    return row.next() ? row.getLong(1) : 0L;
+                }
+            }
+        });
+    }
+
+    @Override
+    public Collection<Digest> forgetUnreferenced(Collection<Digest> files, long storedBeforeMillis) throws IOException {
+        return db.write(c -> {
+            List<Digest> forgotten = new ArrayList<>();
+            try (PreparedStatement delete = c.prepareStatement(
+                    "DELETE FROM dedup_files WHERE digest = ? AND refs = 0 AND stored_at_millis < ?")) {
+                for (Digest file : files) {
+                    delete.setString(1, file.toString());
+                    delete.setLong(2, storedBeforeMillis);
+                    if (delete.executeUpdate() == 1) {
+                        forgotten.add(file);
+                    }
+                }
+            }
+            return forgotten;
+        });
+    }
+
+    @Override
+    public DedupTotals totals() throws IOException {
+        return db.read(c -> {
+            long layers;
+            long logical;
+            long stored;
+            long references;
+            try (PreparedStatement query = c.prepareStatement("""
+                    SELECT count(*), coalesce(sum(logical_size), 0), coalesce(sum(stored_bytes), 0), coalesce(sum(file_count), 0)
+                    FROM dedup_layers WHERE record IS NOT NULL""");
+                 ResultSet row = query.executeQuery()) {
+                row.next();
+                layers = row.getLong(1);
+                logical = row.getLong(2);
+                stored = row.getLong(3);
+                references = row.getLong(4);
+            }
+            Map<String, Long> intact = new TreeMap<>();
+            try (PreparedStatement query = c.prepareStatement(
+                    "SELECT intact_reason, count(*) FROM dedup_layers WHERE record IS NULL GROUP BY intact_reason");
+                 ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    intact.put(rows.getString(1), rows.getLong(2));
+                }
+            }
+            long unique = SqliteDedupQueue.count(c, "SELECT count(*) FROM dedup_files");
+            return new DedupTotals(layers, logical, stored, references, unique, intact);
+        });
+    }
+
+    private static boolean isDeduplicated(Connection c, Digest layer) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT 1 FROM dedup_layers WHERE digest = ? AND record IS NOT NULL")) {
+            query.setString(1, layer.toString());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private static void adjustReferences(Connection c, List<Digest> files, int delta) throws SQLException {
+        try (PreparedStatement update = c.prepareStatement("UPDATE dedup_files SET refs = max(0, refs + ?) WHERE digest = ?")) {
+            for (Digest file : files) {
+                update.setInt(1, delta);
+                update.setString(2, file.toString());
+                update.executeUpdate();
+            }
+        }
+    }
+
+    private static Optional<FileLocation> location(Connection c, Digest file) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT pack, offset, length, size FROM dedup_files WHERE digest = ?")) {
+            query.setString(1, file.toString());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next()
+                        ? Optional.of(new FileLocation(Digest.parse(row.getString(1)), row.getLong(2), row.getLong(3), row.getLong(4)))
+                        : Optional.empty();
+            }
+        }
+    }
+}

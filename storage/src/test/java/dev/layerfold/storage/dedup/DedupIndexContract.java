@@ -1,0 +1,216 @@
+package dev.layerfold.storage.dedup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.storage.Digest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@link DedupIndex} contract. An implementation's test extends this class and supplies a fresh
+ * index per call of {@link #newIndex()} and another handle on it from {@link #sameIndex()}.
+ */
+public abstract class DedupIndexContract {
+
+    private static final Duration CLAIM = Duration.ofMinutes(10);
+    private static final Digest PACK = digest("pack");
+    private static final Digest LAYER = digest("layer");
+    private static final Digest RECORD = digest("record");
+
+    protected abstract DedupIndex newIndex() throws Exception;
+
+    protected abstract DedupIndex sameIndex() throws Exception;
+
+    protected static Digest digest(String name) {
+        return Digest.sha256(name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static FileLocation at(long offset) {
+        return new FileLocation(PACK, offset, 10, 20);
+    }
+
+    private static LayerState.Deduplicated deduplicated() {
+        return new LayerState.Deduplicated(RECORD, 1000, 100);
+    }
+
+    private static void store(DedupIndex index, Digest... files) throws Exception {
+        Map<Digest, FileLocation> locations = new LinkedHashMap<>();
+        for (int i = 0; i < files.length; i++) {
+            locations.put(files[i], at(i * 10L));
+        }
+        index.packStored(PACK, files.length * 10L, locations);
+    }
+
+    @Test
+    void aFileIsClaimedByOneWorkerUntilItIsStored() throws Exception {
+        DedupIndex index = newIndex();
+        Digest file = digest("f");
+
+        assertThat(index.claimFiles(List.of(file), "w1", CLAIM)).containsEntry(file, FileClaim.CLAIMED);
+        assertThat(sameIndex().claimFiles(List.of(file), "w2", CLAIM)).containsEntry(file, FileClaim.BUSY);
+        assertThat(index.claimFiles(List.of(file), "w1", CLAIM)).as("the holder extends its claim").containsEntry(file, FileClaim.CLAIMED);
+
+        index.packStored(PACK, 10, Map.of(file, at(0)));
+
+        assertThat(sameIndex().claimFiles(List.of(file), "w2", CLAIM)).containsEntry(file, FileClaim.stored(at(0)));
+        assertThat(sameIndex().file(file)).contains(at(0));
+    }
+
+    @Test
+    void anExpiredClaimGoesToTheNextWorker() throws Exception {
+        DedupIndex index = newIndex();
+        Digest file = digest("f");
+        index.claimFiles(List.of(file), "w1", Duration.ofMillis(1));
+        Thread.sleep(25);
+
+        assertThat(sameIndex().claimFiles(List.of(file), "w2", CLAIM)).containsEntry(file, FileClaim.CLAIMED);
+    }
+
+    @Test
+    void concurrentClaimsOfOneFileHaveOneWinner() throws Exception {
+        DedupIndex index = newIndex();
+        DedupIndex other = sameIndex();
+        Digest file = digest("contended");
+        int workers = 6;
+        CyclicBarrier start = new CyclicBarrier(workers);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        try {
+            List<Future<FileClaim>> claims = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                DedupIndex handle = w % 2 == 0 ? index : other;
+                String worker = "w" + w;
+                claims.add(pool.submit((Callable<FileClaim>) () -> {
+                    start.await();
+                    return handle.claimFiles(List.of(file), worker, CLAIM).get(file);
+                }));
+            }
+            int winners = 0;
+            for (Future<FileClaim> claim : claims) {
+                winners += claim.get() == FileClaim.CLAIMED ? 1 : 0;
+            }
+            assertThat(winners).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aFileStoredTwiceKeepsItsFirstLocation() throws Exception {
+        DedupIndex index = newIndex();
+        Digest file = digest("f");
+        index.packStored(PACK, 10, Map.of(file, at(0)));
+        index.packStored(digest("other pack"), 10, Map.of(file, new FileLocation(digest("other pack"), 0, 10, 20)));
+
+        assertThat(index.file(file)).contains(at(0));
+    }
+
+    @Test
+    void committingALayerCountsAReferenceToEachOfItsFilesOnce() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        Digest b = digest("b");
+        store(index, a, b);
+
+        assertThat(index.commitLayer(LAYER, deduplicated(), List.of(a, b, a))).isTrue();
+        assertThat(index.commitLayer(LAYER, deduplicated(), List.of(a, b))).as("idempotent").isTrue();
+        assertThat(index.commitLayer(digest("layer 2"), deduplicated(), List.of(a))).isTrue();
+
+        assertThat(sameIndex().references(a)).isEqualTo(2);
+        assertThat(sameIndex().references(b)).isEqualTo(1);
+        assertThat(sameIndex().layer(LAYER)).contains(deduplicated());
+    }
+
+    @Test
+    void aLayerWhoseFilesAreNotAllStoredIsNotCommitted() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+
+        assertThat(index.commitLayer(LAYER, deduplicated(), List.of(a, digest("missing")))).isFalse();
+
+        assertThat(index.layer(LAYER)).isEmpty();
+        assertThat(index.references(a)).isZero();
+    }
+
+    @Test
+    void releasingALayerGivesItsReferencesBack() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+        index.commitLayer(LAYER, deduplicated(), List.of(a));
+        index.commitLayer(digest("layer 2"), deduplicated(), List.of(a));
+
+        assertThat(index.releaseLayer(LAYER, List.of(a))).isTrue();
+        assertThat(index.releaseLayer(LAYER, List.of(a))).as("only once").isFalse();
+
+        assertThat(index.references(a)).isEqualTo(1);
+        assertThat(index.layer(LAYER)).isEmpty();
+    }
+
+    @Test
+    void onlyUnreferencedFilesStoredBeforeTheCutoffAreForgotten() throws Exception {
+        DedupIndex index = newIndex();
+        Digest live = digest("live");
+        Digest released = digest("released");
+        Digest fresh = digest("fresh");
+        store(index, live, released);
+        index.commitLayer(LAYER, deduplicated(), List.of(live, released));
+        index.releaseLayer(LAYER, List.of(live, released));
+        index.commitLayer(digest("layer 2"), deduplicated(), List.of(live));
+        long cutoff = System.currentTimeMillis() + 60_000;
+
+        assertThat(index.forgetUnreferenced(List.of(live, released), cutoff)).containsExactly(released);
+        store(index, fresh);
+        assertThat(index.forgetUnreferenced(List.of(fresh), 0)).as("stored after the cutoff").isEmpty();
+
+        assertThat(index.file(released)).isEmpty();
+        assertThat(index.file(live)).isPresent();
+        assertThat(index.commitLayer(digest("layer 3"), deduplicated(), List.of(released)))
+                .as("a commit naming a forgotten file fails, so the caller stores it again").isFalse();
+    }
+
+    @Test
+    void aLayerKeptIntactSaysWhyAndADeduplicatedOneStaysDeduplicated() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+        index.keepIntact(digest("zstd layer"), "zstd");
+        index.commitLayer(LAYER, deduplicated(), List.of(a));
+        index.keepIntact(LAYER, "late duplicate task");
+
+        assertThat(index.layer(digest("zstd layer"))).contains(new LayerState.Intact("zstd"));
+        assertThat(index.layer(LAYER)).contains(deduplicated());
+    }
+
+    @Test
+    void totalsAddUpWhatWasCommittedAndKeptIntact() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        Digest b = digest("b");
+        store(index, a, b);
+        index.commitLayer(LAYER, new LayerState.Deduplicated(RECORD, 1000, 100), List.of(a, b));
+        index.commitLayer(digest("layer 2"), new LayerState.Deduplicated(digest("record 2"), 500, 10), List.of(a));
+        index.keepIntact(digest("x"), "not reproducible");
+        index.keepIntact(digest("y"), "not reproducible");
+        index.keepIntact(digest("z"), "zstd");
+
+        DedupTotals totals = sameIndex().totals();
+
+        assertThat(totals.layersDeduplicated()).isEqualTo(2);
+        assertThat(totals.logicalBytes()).isEqualTo(1500);
+        assertThat(totals.storedBytes()).isEqualTo(110);
+        assertThat(totals.fileReferences()).isEqualTo(3);
+        assertThat(totals.uniqueFiles()).isEqualTo(2);
+        assertThat(totals.intactByReason()).isEqualTo(Map.of("not reproducible", 2L, "zstd", 1L));
+    }
+}
