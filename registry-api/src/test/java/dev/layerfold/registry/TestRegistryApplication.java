@@ -1,5 +1,6 @@
 package dev.layerfold.registry;
 
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
@@ -39,6 +40,11 @@ public class TestRegistryApplication {
     @Bean
     BlobStore blobStore(StorageDirectory storage) throws IOException {
         return new FilesystemBlobStore(storage.path().resolve("blobs"));
+    }
+
+    @Bean
+    BlobContent blobContent(BlobStore blobs) {
+        return BlobContent.intact(blobs);
     }
 
     @Bean(destroyMethod = "close")

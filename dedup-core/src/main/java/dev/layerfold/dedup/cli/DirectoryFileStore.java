@@ -24,7 +24,7 @@ final class DirectoryFileStore implements FileSink, FileContentSource, AutoClose
     }
 
     @Override
-    public Body begin() throws IOException {
+    public Body begin(long declaredSize) throws IOException {
         Path partial = Files.createTempFile(dir, "body", ".partial");
         OutputStream out = Files.newOutputStream(partial);
         return new Body() {

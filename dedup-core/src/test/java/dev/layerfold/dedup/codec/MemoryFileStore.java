@@ -15,7 +15,7 @@ final class MemoryFileStore implements FileSink, FileContentSource {
     int completed;
 
     @Override
-    public Body begin() {
+    public Body begin(long declaredSize) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         return new Body() {
             @Override

@@ -2,7 +2,7 @@ package dev.layerfold.registry.blob;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
-import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,10 +22,10 @@ class RepositoryBlobs {
     /** How long a presigned download URL stays valid: long enough for a slow pull to start. */
     private static final Duration DIRECT_URL_VALIDITY = Duration.ofMinutes(20);
 
-    private final BlobStore blobs;
+    private final BlobContent blobs;
     private final MetadataStore metadata;
 
-    RepositoryBlobs(BlobStore blobs, MetadataStore metadata) {
+    RepositoryBlobs(BlobContent blobs, MetadataStore metadata) {
         this.blobs = blobs;
         this.metadata = metadata;
     }

@@ -46,6 +46,7 @@ class ManifestParser {
 
         List<Digest> blobs = new ArrayList<>();
         List<Digest> manifests = new ArrayList<>();
+        List<ParsedManifest.Layer> layers = new ArrayList<>();
         String artifactType = optionalString(root, "artifactType");
         if (index) {
             for (JsonNode descriptor : array(root, "manifests")) {
@@ -62,13 +63,14 @@ class ManifestParser {
                 DescriptorFields fields = descriptor(layer, "layers[" + position++ + "]");
                 if (!ManifestMediaTypes.NON_DISTRIBUTABLE_LAYERS.contains(fields.mediaType())) {
                     blobs.add(fields.digest());
+                    layers.add(new ParsedManifest.Layer(fields.mediaType(), fields.digest(), fields.size()));
                 }
             }
         }
         Optional<Digest> subject = Optional.ofNullable(root.get("subject"))
                 .map(node -> descriptor(node, "subject").digest());
         return new ParsedManifest(mediaType, List.copyOf(blobs), List.copyOf(manifests), subject, artifactType,
-                annotations(root));
+                annotations(root), List.copyOf(layers));
     }
 
     /** The subject of a stored manifest, read leniently: it was validated when it was pushed. */
@@ -121,7 +123,7 @@ class ManifestParser {
         return mediaType;
     }
 
-    private record DescriptorFields(String mediaType, Digest digest) {
+    private record DescriptorFields(String mediaType, Digest digest, long size) {
     }
 
     private static DescriptorFields descriptor(JsonNode node, String path) {
@@ -141,7 +143,7 @@ class ManifestParser {
             throw invalid(path + ".size must be a non-negative integer");
         }
         try {
-            return new DescriptorFields(mediaType.stringValue(), Digest.parse(digest.stringValue()));
+            return new DescriptorFields(mediaType.stringValue(), Digest.parse(digest.stringValue()), size.longValue());
         } catch (InvalidDigestException e) {
             throw invalid(path + ".digest: " + e.getMessage());
         }

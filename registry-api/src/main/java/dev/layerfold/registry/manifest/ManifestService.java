@@ -4,7 +4,10 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -17,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
@@ -31,13 +35,19 @@ class ManifestService {
     }
 
     private final BlobStore blobs;
+    private final BlobContent content;
     private final MetadataStore metadata;
     private final ManifestParser parser;
+    private final ObjectProvider<DedupQueue> dedupQueue;
 
-    ManifestService(BlobStore blobs, MetadataStore metadata, ManifestParser parser) {
+    /** @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off */
+    ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
+                    ObjectProvider<DedupQueue> dedupQueue) {
         this.blobs = blobs;
+        this.content = content;
         this.metadata = metadata;
         this.parser = parser;
+        this.dedupQueue = dedupQueue;
     }
 
     /**
@@ -73,6 +83,7 @@ class ManifestService {
                 throw e;
             }
         }
+        queueLayersForDedup(manifest);
         metadata.linkManifest(repository, new ManifestRecord(digest, manifest.mediaType(), bytes.length));
         if (manifest.subject().isPresent()) {
             metadata.addReferrer(repository, manifest.subject().get(), new Descriptor(manifest.mediaType(), digest,
@@ -86,6 +97,21 @@ class ManifestService {
             metadata.putTag(repository, tag, digest);
         }
         return new Pushed(digest, manifest.subject());
+    }
+
+    /**
+     * Queues the manifest's layers before the manifest is linked: once a client is told its push
+     * succeeded, the work is recorded, and a crash in between leaves at worst a queued layer that no
+     * manifest links (deduplicating it is harmless).
+     */
+    private void queueLayersForDedup(ParsedManifest manifest) throws IOException {
+        DedupQueue queue = dedupQueue.getIfAvailable();
+        if (queue == null) {
+            return;
+        }
+        for (ParsedManifest.Layer layer : manifest.layers()) {
+            queue.enqueue(new LayerTask(layer.digest(), layer.mediaType(), layer.size()));
+        }
     }
 
     /** The manifest a tag or digest names in the repository, or MANIFEST_UNKNOWN. */
@@ -133,7 +159,7 @@ class ManifestService {
     private void requireReferencedContent(RepositoryName repository, ParsedManifest manifest) throws IOException {
         List<RegistryException.ApiError> missing = new ArrayList<>();
         for (Digest blob : new LinkedHashSet<>(manifest.blobs())) {
-            if (!metadata.hasBlob(repository, blob) || blobs.size(blob).isEmpty()) {
+            if (!metadata.hasBlob(repository, blob) || content.size(blob).isEmpty()) {
                 missing.add(new RegistryException.ApiError(ErrorCode.MANIFEST_BLOB_UNKNOWN, "blob " + blob
                         + " is not in repository " + repository + "; push (or mount) it before the manifest",
                         Map.of("digest", blob.toString())));

@@ -15,7 +15,12 @@ import java.util.Optional;
  * @param artifactType its artifact type as the referrers API reports it (for an image manifest
  *     without one: its config's media type); null if none
  * @param annotations its annotations, never null
+ * @param layers the layers of an image manifest, in order, as their descriptors give them (the dedup
+ *     pipeline decides from the media type whether it can split one)
  */
 record ParsedManifest(String mediaType, List<Digest> blobs, List<Digest> manifests, Optional<Digest> subject,
-                      String artifactType, Map<String, String> annotations) {
+                      String artifactType, Map<String, String> annotations, List<Layer> layers) {
+
+    record Layer(String mediaType, Digest digest, long size) {
+    }
 }

@@ -4,6 +4,7 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.metadata.MetadataStore;
 import dev.layerfold.storage.metadata.UploadState;
@@ -33,14 +34,17 @@ class UploadService {
     private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     private final BlobStore blobs;
+    /** Whether a blob exists for a mount: intact or deduplicated alike. */
+    private final BlobContent content;
     private final MetadataStore metadata;
     private final UploadHasher hasher;
     private final Clock clock;
     /** Uploads a request of this process is writing to; the store leaves serialising appends to us. */
     private final Set<String> writing = ConcurrentHashMap.newKeySet();
 
-    UploadService(BlobStore blobs, MetadataStore metadata, UploadHasher hasher) {
+    UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher) {
         this.blobs = blobs;
+        this.content = content;
         this.metadata = metadata;
         this.hasher = hasher;
         this.clock = Clock.systemUTC();
@@ -136,7 +140,7 @@ class UploadService {
      * without {@code from}, when the registry holds it at all. False if there is nothing to mount.
      */
     boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from) throws IOException {
-        boolean mountable = (from.isEmpty() || metadata.hasBlob(from.get(), digest)) && blobs.size(digest).isPresent();
+        boolean mountable = (from.isEmpty() || metadata.hasBlob(from.get(), digest)) && content.size(digest).isPresent();
         if (mountable) {
             metadata.linkBlob(repository, digest);
         }

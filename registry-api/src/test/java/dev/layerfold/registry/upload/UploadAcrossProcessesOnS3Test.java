@@ -7,6 +7,7 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.GeneratedContent;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.s3.S3BlobStore;
@@ -129,7 +130,7 @@ class UploadAcrossProcessesOnS3Test {
         S3BlobStore blobs = newStore();
         SqliteMetadataStore metadata = new SqliteMetadataStore(metadataDirectory.resolve("metadata.db"));
         opened.add(metadata);
-        return new UploadService(blobs, metadata, new UploadHasher(blobs));
+        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs));
     }
 
     private S3BlobStore newStore() {

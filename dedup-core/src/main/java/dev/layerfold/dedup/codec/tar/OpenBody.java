@@ -17,9 +17,10 @@ final class OpenBody {
      * @param sha256 the splitter's one digest, reused for every body (only one is open at a time):
      *               a layer of small files would otherwise spend a measurable share of its split
      *               looking up a new one per file
+     * @param declaredSize the size the tar header gives, or -1 if unknown
      */
-    OpenBody(FileSink sink, MessageDigest sha256) throws IOException {
-        this.target = sink.begin();
+    OpenBody(FileSink sink, MessageDigest sha256, long declaredSize) throws IOException {
+        this.target = sink.begin(declaredSize);
         this.sha256 = sha256;
         sha256.reset();
     }

@@ -230,7 +230,7 @@ public final class TarSplitter {
             state = State.HEADER;
             return;
         }
-        body = new OpenBody(sink, sha256);
+        body = new OpenBody(sink, sha256, size);
         remaining = size;
         paddingSize = (int) (padded(size) - size);
         state = State.BODY;
@@ -271,7 +271,7 @@ public final class TarSplitter {
             return len;
         }
         // A long tail is not tar metadata: keep it as a body so the recipe stays small.
-        body = new OpenBody(sink, sha256);
+        body = new OpenBody(sink, sha256, -1);
         body.write(tail.toByteArray(), 0, tail.size());
         tail.reset();
         state = State.OPAQUE;
@@ -280,7 +280,7 @@ public final class TarSplitter {
 
     private void startOpaque(long at, String reason) throws IOException {
         noteDamage(at, reason);
-        body = new OpenBody(sink, sha256);
+        body = new OpenBody(sink, sha256, -1);
         body.write(block, 0, TarHeader.BLOCK);
         state = State.OPAQUE;
     }
