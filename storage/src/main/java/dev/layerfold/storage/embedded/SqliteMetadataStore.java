@@ -7,6 +7,7 @@ import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.DedupStorage;
 import java.io.IOException;
 import java.time.Clock;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ import java.nio.file.Path;
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -61,12 +62,12 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore {
         return uploads;
     }
 
-    /** The dedup pipeline's work queue, in the same database: a manifest's layers are queued durably beside it. */
+    @Override
     public DedupQueue dedupQueue() {
         return dedupQueue;
     }
 
-    /** The dedup pipeline's file index, reference counts and layer states, in the same database. */
+    @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
     }

@@ -6,12 +6,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /** Unsigned LEB128 integers, the recipe's way of writing sizes and counts compactly. */
-final class Varints {
+public final class Varints {
 
     private Varints() {
     }
 
-    static void write(OutputStream out, long value) throws IOException {
+    public static void write(OutputStream out, long value) throws IOException {
         if (value < 0) {
             throw new IllegalArgumentException("varints are unsigned, got " + value);
         }
@@ -22,7 +22,7 @@ final class Varints {
         out.write((int) value);
     }
 
-    static long read(InputStream in) throws IOException {
+    public static long read(InputStream in) throws IOException {
         long value = 0;
         for (int shift = 0; shift < 63; shift += 7) {
             int b = in.read();
@@ -47,7 +47,7 @@ final class Varints {
         return (raw >>> 1) ^ -(raw & 1);
     }
 
-    static int readInt(InputStream in, int max, String what) throws IOException {
+    public static int readInt(InputStream in, int max, String what) throws IOException {
         long value = read(in);
         if (value > max) {
             throw new IOException("recipe " + what + " is " + value + ", more than the limit " + max);

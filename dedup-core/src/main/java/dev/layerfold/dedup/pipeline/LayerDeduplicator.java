@@ -1,0 +1,208 @@
+package dev.layerfold.dedup.pipeline;
+
+import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.LayerFormat;
+import dev.layerfold.dedup.codec.LayerFormatException;
+import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.SplitResult;
+import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.store.ContentAddressedWriter;
+import dev.layerfold.dedup.store.LayerRecord;
+import dev.layerfold.dedup.store.PackSpool;
+import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.FileClaim;
+import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.LayerTask;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deduplicates one layer: splits it with the codec, stores the files the registry lacks (each claimed
+ * first, so two workers never store one file twice) in packs, writes its {@link LayerRecord}, rebuilds
+ * the layer from what was stored and compares the digest, and only after that proof commits the layer
+ * (counting its file references) and removes the intact blob. Every step is idempotent: a worker that
+ * dies anywhere leaves the layer intact and servable, and the task is done again.
+ */
+public final class LayerDeduplicator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LayerDeduplicator.class);
+
+    /** Layer media types the codec splits: gzip'd and plain tar, OCI and Docker. */
+    private static final Set<String> SPLITTABLE = Set.of(
+            "application/vnd.oci.image.layer.v1.tar+gzip",
+            "application/vnd.oci.image.layer.v1.tar",
+            "application/vnd.docker.image.rootfs.diff.tar.gzip",
+            "application/vnd.docker.image.rootfs.diff.tar");
+    private static final Set<String> ZSTD = Set.of(
+            "application/vnd.oci.image.layer.v1.tar+zstd",
+            "application/vnd.docker.image.rootfs.diff.tar.zstd");
+    private static final long BUSY_FILE_POLL_MILLIS = 200;
+
+    private final BlobStore blobs;
+    private final DedupIndex index;
+    private final LayerSplitter splitter;
+    private final LayerRebuilder rebuilder;
+    private final DedupSettings settings;
+    private final ContentAddressedWriter writer;
+    private final StoredFiles storedFiles;
+
+    public LayerDeduplicator(BlobStore blobs, DedupIndex index, LayerSplitter splitter, LayerRebuilder rebuilder,
+                             DedupSettings settings) {
+        this.blobs = blobs;
+        this.index = index;
+        this.splitter = splitter;
+        this.rebuilder = rebuilder;
+        this.settings = settings;
+        this.writer = new ContentAddressedWriter(blobs);
+        this.storedFiles = new StoredFiles(blobs);
+    }
+
+    /** @param worker who claims the layer's new files (unique per worker thread across the cluster) */
+    public DedupOutcome deduplicate(LayerTask task, String worker) throws IOException {
+        Digest layer = task.layer();
+        Optional<LayerState> state = index.layer(layer);
+        if (state.isPresent()) {
+            if (state.get() instanceof LayerState.Deduplicated) {
+                // The same layer pushed again after it was thinned is intact once more; its record was proven.
+                blobs.delete(layer);
+            }
+            return DedupOutcome.alreadyDone();
+        }
+        if (ZSTD.contains(task.mediaType())) {
+            return keepIntact(layer, "zstd", "zstd layers are kept intact until the codec reproduces zstd");
+        }
+        if (!SPLITTABLE.contains(task.mediaType())) {
+            return keepIntact(layer, "not a tar layer", "media type " + task.mediaType() + " is not a tar layer");
+        }
+        Optional<InputStream> blob = blobs.open(layer, 0, -1);
+        if (blob.isEmpty()) {
+            return DedupOutcome.alreadyDone();
+        }
+        try (PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel())) {
+            PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size());
+            SplitResult split;
+            try (InputStream in = blob.get()) {
+                split = layer.algorithm() == Digest.Algorithm.SHA256 ? splitter.split(in, layer.hex(), sink) : splitter.split(in, sink);
+            } catch (LayerTooCostlyException e) {
+                return keepIntact(layer, "too costly", e.getMessage());
+            } catch (LayerFormatException e) {
+                return keepIntact(layer, "damaged", e.getMessage());
+            }
+            Recipe recipe = split.recipe();
+            if (task.mediaType().endsWith("gzip") && recipe.format() != LayerFormat.GZIP) {
+                return keepIntact(layer, "damaged", "its media type says gzip, but it is not gzip");
+            }
+            if (split.tarDamage().isPresent()) {
+                return keepIntact(layer, "damaged", "a broken tar archive: " + split.tarDamage().get());
+            }
+            if (!recipe.reproducible()) {
+                return keepIntact(layer, "not reproducible", "no known encoder reproduces it: "
+                        + split.identifications().stream().map(Object::toString).toList());
+            }
+            Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
+            long packBytes = storeNewFiles(spool, worker, locations);
+            if (packBytes < 0) {
+                return DedupOutcome.retry("files of this layer are being stored by another worker");
+            }
+            LayerRecord record = new LayerRecord(recipe, locationsOf(recipe, locations));
+            byte[] recordBytes = record.toBytes();
+            Digest recordDigest = writer.write(recordBytes);
+            try {
+                rebuilder.rebuild(recipe, storedFiles.of(record), OutputStream.nullOutputStream());
+            } catch (LayerRebuildException e) {
+                LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
+                return keepIntact(layer, "rebuild mismatch", e.getMessage());
+            }
+            long stored = packBytes + recordBytes.length;
+            var deduplicated = new LayerState.Deduplicated(recordDigest, recipe.blobSize(), stored);
+            if (!index.commitLayer(layer, deduplicated, record.files().keySet())) {
+                return DedupOutcome.retry("a file of this layer was reclaimed while it was being deduplicated");
+            }
+            blobs.delete(layer);
+            return new DedupOutcome(DedupOutcome.Kind.DEDUPLICATED, "", recipe.blobSize(), stored);
+        }
+    }
+
+    /**
+     * Claims the spooled files, publishes the claimed ones as packs and waits for those another worker
+     * is storing; adds every location to {@code locations}. Returns the bytes of packs written, or -1
+     * if files claimed elsewhere were not stored in time (the other worker may have died: its claims
+     * expire, and the retry stores them here).
+     */
+    private long storeNewFiles(PackSpool spool, String worker, Map<Digest, FileLocation> locations) throws IOException {
+        Set<Digest> pending = new LinkedHashSet<>(spool.files());
+        long packBytes = 0;
+        long deadline = System.currentTimeMillis() + settings.claimTime().toMillis();
+        while (!pending.isEmpty()) {
+            Set<Digest> mine = new HashSet<>();
+            for (Map.Entry<Digest, FileClaim> claim : index.claimFiles(pending, worker, settings.claimTime()).entrySet()) {
+                switch (claim.getValue().status()) {
+                    case CLAIMED -> mine.add(claim.getKey());
+                    case STORED -> {
+                        locations.put(claim.getKey(), claim.getValue().location().orElseThrow());
+                        pending.remove(claim.getKey());
+                    }
+                    case BUSY -> {
+                    }
+                }
+            }
+            for (PackSpool.Pack pack : spool.publish(mine, settings.packSize(), writer)) {
+                index.packStored(pack.digest(), pack.size(), pack.files());
+                locations.putAll(pack.files());
+                packBytes += pack.size();
+            }
+            pending.removeAll(mine);
+            if (!pending.isEmpty()) {
+                if (System.currentTimeMillis() > deadline) {
+                    return -1;
+                }
+                sleep(BUSY_FILE_POLL_MILLIS);
+            }
+        }
+        return packBytes;
+    }
+
+    private static Map<Digest, FileLocation> locationsOf(Recipe recipe, Map<Digest, FileLocation> known) throws LayerRebuildException {
+        Map<Digest, FileLocation> files = new HashMap<>();
+        for (FileRef ref : LayerRecord.filesInOrder(recipe)) {
+            Digest digest = Digest.parse("sha256:" + ref.sha256());
+            FileLocation location = known.get(digest);
+            if (location == null) {
+                throw new LayerRebuildException("file " + ref.sha256() + " of layer " + recipe.blobSha256() + " was not stored");
+            }
+            files.put(digest, location);
+        }
+        return files;
+    }
+
+    private DedupOutcome keepIntact(Digest layer, String reason, String detail) throws IOException {
+        LOG.info("layer {} stays intact ({}): {}", layer, reason, detail);
+        index.keepIntact(layer, reason);
+        return DedupOutcome.intact(reason);
+    }
+
+    private static void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for files another worker stores");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.layerfold.dedup.store;
+
+import com.github.luben.zstd.ZstdInputStream;
+import dev.layerfold.dedup.codec.FileContentSource;
+import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.FileLocation;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+
+/**
+ * Reads stored files back from their packs: the compressed frame by a ranged read, decompressed,
+ * and checked against the file's sha256 and size as it is read. Every stored byte is verified when
+ * read, because a file's digest is its name. Thread-safe.
+ */
+public final class StoredFiles {
+
+    private final BlobStore blobs;
+
+    public StoredFiles(BlobStore blobs) {
+        this.blobs = blobs;
+    }
+
+    /** The files of one layer, located by its record, for {@link dev.layerfold.dedup.codec.LayerRebuilder}. */
+    public FileContentSource of(LayerRecord record) {
+        return ref -> open(ref, record.location(ref));
+    }
+
+    /**
+     * Opens one file. The stream ends only after the last byte proved right; a file whose bytes
+     * differ, or which is shorter or longer, fails with {@link LayerRebuildException} on the read
+     * that would have ended it.
+     */
+    public InputStream open(FileRef ref, FileLocation location) throws IOException {
+        InputStream frame = blobs.open(location.pack(), location.offset(), location.length())
+                .orElseThrow(() -> new LayerRebuildException("pack " + location.pack() + " holding file " + ref.sha256() + " is missing"));
+        return new Verifying(new ZstdInputStream(frame), ref);
+    }
+
+    /** Reads a content-addressed object (a layer record) whole, checking its digest. */
+    public byte[] readObject(Digest digest) throws IOException {
+        try (InputStream in = blobs.open(digest, 0, -1).orElseThrow(() -> new LayerRebuildException("object " + digest + " is missing"))) {
+            byte[] bytes = in.readAllBytes();
+            Digest actual = Digest.of(digest.algorithm(), bytes);
+            if (!actual.equals(digest)) {
+                throw new LayerRebuildException("object " + digest + " is damaged: its bytes hash to " + actual);
+            }
+            return bytes;
+        }
+    }
+
+    private static final class Verifying extends FilterInputStream {
+        private final FileRef ref;
+        private final MessageDigest sha256 = Digest.Algorithm.SHA256.newMessageDigest();
+        private long read;
+        private boolean verified;
+
+        Verifying(InputStream in, FileRef ref) {
+            super(in);
+            this.ref = ref;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            if (length == 0) {
+                return 0;
+            }
+            int n = in.read(buffer, offset, length);
+            if (n < 0) {
+                verify();
+                return -1;
+            }
+            sha256.update(buffer, offset, n);
+            read += n;
+            if (read > ref.size()) {
+                throw new LayerRebuildException("stored file " + ref.sha256() + " holds more than its " + ref.size() + " bytes");
+            }
+            if (read == ref.size()) {
+                verify();
+            }
+            return n;
+        }
+
+        private void verify() throws IOException {
+            if (verified) {
+                return;
+            }
+            verified = true;
+            String actual = HexFormat.of().formatHex(sha256.digest());
+            if (read != ref.size() || !actual.equals(ref.sha256())) {
+                throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: read " + read + " bytes hashing to " + actual
+                        + ", expected " + ref.size() + " bytes");
+            }
+        }
+
+        @Override
+        public long skip(long n) {
+            throw new UnsupportedOperationException("stored files are read whole, to verify them");
+        }
+    }
+}

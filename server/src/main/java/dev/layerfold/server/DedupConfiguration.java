@@ -1,0 +1,126 @@
+package dev.layerfold.server;
+
+import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.pipeline.DedupLimits;
+import dev.layerfold.dedup.pipeline.DedupMetrics;
+import dev.layerfold.dedup.pipeline.DedupSettings;
+import dev.layerfold.dedup.pipeline.DedupWorker;
+import dev.layerfold.dedup.pipeline.LayerDeduplicator;
+import dev.layerfold.restore.LayerRestorer;
+import dev.layerfold.restore.RestoringBlobContent;
+import dev.layerfold.storage.blob.BlobContent;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.metadata.MetadataStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The dedup pipeline and the restore service, over whichever backends are configured: the queue and
+ * index live in the metadata store ({@link DedupStorage}), packs and layer records in the blob store.
+ * The restore side is always wired, so layers deduplicated earlier are served whatever the mode.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(DedupProperties.class)
+public class DedupConfiguration {
+
+    private static final Duration CLAIM_TIME = Duration.ofMinutes(15);
+
+    @Bean
+    DedupIndex dedupIndex(MetadataStore metadata) {
+        return storage(metadata).dedupIndex();
+    }
+
+    /** Present only when dedup is on: the registry API queues pushed layers into it. */
+    @Bean
+    @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off'")
+    DedupQueue dedupQueue(MetadataStore metadata) {
+        return storage(metadata).dedupQueue();
+    }
+
+    static DedupStorage storage(MetadataStore metadata) {
+        if (metadata instanceof DedupStorage storage) {
+            return storage;
+        }
+        throw new IllegalStateException("metadata backend " + metadata.getClass().getSimpleName() + " keeps no dedup queue and index");
+    }
+
+    @Bean
+    FilterRegistrationBean<InFlightRequests> inFlightRequests() {
+        return new FilterRegistrationBean<>(new InFlightRequests());
+    }
+
+    @Bean
+    LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, DedupProperties dedup, StorageProperties storage)
+            throws IOException {
+        Path scratch = dedup.scratch() != null ? dedup.scratch() : storage.path().resolve("dedup-scratch");
+        emptyScratch(scratch);
+        DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), CLAIM_TIME, DedupLimits.DEFAULT);
+        return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+                new LayerRebuilder(StandardEncoders.factory()), settings);
+    }
+
+    /** What a worker killed mid-layer left behind: nothing refers to it any more. */
+    private static void emptyScratch(Path scratch) throws IOException {
+        Files.createDirectories(scratch);
+        try (var leftovers = Files.list(scratch)) {
+            for (Path file : leftovers.toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    @Bean
+    DedupMetrics dedupMetrics(MeterRegistry registry, DedupIndex index, MetadataStore metadata) {
+        return new DedupMetrics(registry, index, storage(metadata).dedupQueue());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off' and ${layerfold.dedup.workers:1} > 0")
+    DedupWorker dedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
+                            FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup) {
+        InFlightRequests inFlight = requests.getFilter();
+        int yieldAt = dedup.yieldThreshold();
+        DedupWorker worker = new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt);
+        worker.start(dedup.workers());
+        return worker;
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService restoreEncoders() {
+        return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+                Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService restoreFetchers() {
+        return Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().name("restore-fetch-", 0).factory());
+    }
+
+    @Bean
+    LayerRestorer layerRestorer(BlobStore blobs, DedupIndex index, MeterRegistry registry,
+                                @Qualifier("restoreEncoders") ExecutorService encoders,
+                                @Qualifier("restoreFetchers") ExecutorService fetchers) {
+        return new LayerRestorer(blobs, index, new LayerRebuilder(StandardEncoders.factory()), encoders, fetchers, registry);
+    }
+
+    @Bean
+    BlobContent blobContent(BlobStore blobs, LayerRestorer restorer) {
+        return new RestoringBlobContent(blobs, restorer);
+    }
+}

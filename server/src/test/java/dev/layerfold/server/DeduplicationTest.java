@@ -1,0 +1,201 @@
+package dev.layerfold.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.storage.Digest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The dedup pipeline in the assembled registry, on the embedded backend: layers pushed through the
+ * API are split off the push path, their shared files stored once, their intact blobs removed after
+ * the rebuild was proven, and every pull still returns the exact bytes pushed.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class DeduplicationTest {
+
+    private static final String LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    static Path data;
+
+    @DynamicPropertySource
+    static void storeDataInATemporaryDirectory(DynamicPropertyRegistry properties) {
+        properties.add("layerfold.storage.path", data::toString);
+    }
+
+    @LocalServerPort
+    int port;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Test
+    void layersSharingFilesAreStoredOnceAndPullByteForByte() throws Exception {
+        Map<String, byte[]> base = files(new Random(1), "usr/lib/", 40, 20_000);
+        byte[] shared = layer(base, Map.of());
+        byte[] extended = layer(base, files(new Random(2), "app/", 5, 50_000));
+        byte[] notGzip = "not a layer at all, but pushed as one".getBytes(StandardCharsets.UTF_8);
+
+        JsonNode before = settle().get("totals");
+        push("team/base", shared);
+        push("team/app", extended, shared, notGzip);
+        JsonNode settled = settle();
+
+        assertThat(settled.get("settled").asBoolean()).isTrue();
+        JsonNode after = settled.get("totals");
+        assertThat(added(before, after, "layersDeduplicated")).isEqualTo(2);
+        assertThat(after.get("layersIntact").get("damaged").asLong()).isEqualTo(1);
+        assertThat(added(before, after, "uniqueFiles")).as("the base files are stored once").isEqualTo(45);
+        assertThat(added(before, after, "storedBytes")).isLessThan(extended.length);
+        assertThat(intactBlobFile(extended)).as("the intact copy was removed").doesNotExist();
+        assertThat(intactBlobFile(notGzip)).exists();
+
+        for (byte[] layer : List.of(shared, extended, notGzip)) {
+            HttpResponse<byte[]> pulled = get("team/app", layer, null);
+            assertThat(pulled.statusCode()).isEqualTo(200);
+            assertThat(Digest.sha256(pulled.body())).isEqualTo(Digest.sha256(layer));
+            assertThat(pulled.headers().firstValueAsLong("Content-Length")).hasValue(layer.length);
+        }
+        HttpResponse<byte[]> range = get("team/app", extended, "bytes=1000-1999");
+        assertThat(range.statusCode()).isEqualTo(206);
+        assertThat(range.body()).isEqualTo(Arrays.copyOfRange(extended, 1000, 2000));
+        HttpResponse<String> head = http.send(HttpRequest.newBuilder(blobUri("team/base", shared))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.headers().firstValueAsLong("Content-Length")).hasValue(shared.length);
+    }
+
+    @Test
+    void aThinnedLayerCanBeMountedAndReferencedByANewManifest() throws Exception {
+        byte[] layer = layer(files(new Random(3), "opt/", 10, 10_000), Map.of());
+        push("mount/source", layer);
+        settle();
+        assertThat(intactBlobFile(layer)).doesNotExist();
+
+        HttpResponse<String> mount = http.send(HttpRequest.newBuilder(uri("/v2/mount/target/blobs/uploads/?mount="
+                + Digest.sha256(layer) + "&from=mount/source")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(mount.statusCode()).isEqualTo(201);
+        pushManifest("mount/target", List.of(layer));
+
+        assertThat(Digest.sha256(get("mount/target", layer, null).body())).isEqualTo(Digest.sha256(layer));
+    }
+
+    private static long added(JsonNode before, JsonNode after, String field) {
+        return after.get(field).asLong() - before.get(field).asLong();
+    }
+
+    private Path intactBlobFile(byte[] blob) throws IOException {
+        Digest digest = Digest.sha256(blob);
+        try (var files = Files.walk(data.resolve("blobs"))) {
+            return files.filter(p -> p.getFileName().toString().equals(digest.hex())).findFirst()
+                    .orElse(data.resolve("blobs").resolve("absent-" + digest.hex()));
+        }
+    }
+
+    private static Map<String, byte[]> files(Random random, String prefix, int count, int size) {
+        Map<String, byte[]> files = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            byte[] content = new byte[size + random.nextInt(size)];
+            // Text-like content: compressible, as most files in images are.
+            for (int j = 0; j < content.length; j++) {
+                content[j] = (byte) ('a' + random.nextInt(16));
+            }
+            files.put(prefix + "file-" + i, content);
+        }
+        return files;
+    }
+
+    /** A gzip'd tar as Java tools (Jib) write it: zlib level 6 through GZIPOutputStream. */
+    private static byte[] layer(Map<String, byte[]> first, Map<String, byte[]> second) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(blob))) {
+            for (Map<String, byte[]> files : List.of(first, second)) {
+                for (Map.Entry<String, byte[]> file : files.entrySet()) {
+                    TarArchiveEntry entry = new TarArchiveEntry(file.getKey());
+                    entry.setSize(file.getValue().length);
+                    tar.putArchiveEntry(entry);
+                    tar.write(file.getValue());
+                    tar.closeArchiveEntry();
+                }
+            }
+        }
+        return blob.toByteArray();
+    }
+
+    private void push(String repository, byte[]... layers) throws Exception {
+        for (byte[] layer : layers) {
+            HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
+                    + Digest.sha256(layer))).POST(HttpRequest.BodyPublishers.ofByteArray(layer)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+        }
+        pushManifest(repository, List.of(layers));
+    }
+
+    private void pushManifest(String repository, List<byte[]> layers) throws Exception {
+        byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"layers\":" + layers.size() + "}").getBytes(StandardCharsets.UTF_8);
+        HttpResponse<String> configPut = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
+                + Digest.sha256(config))).POST(HttpRequest.BodyPublishers.ofByteArray(config)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(configPut.statusCode()).isEqualTo(201);
+        StringBuilder descriptors = new StringBuilder();
+        for (byte[] layer : layers) {
+            descriptors.append(descriptors.isEmpty() ? "" : ",").append("{\"mediaType\":\"").append(LAYER).append("\",\"digest\":\"")
+                    .append(Digest.sha256(layer)).append("\",\"size\":").append(layer.length).append("}");
+        }
+        String manifest = "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\",\"config\":{\"mediaType\":"
+                + "\"application/vnd.oci.image.config.v1+json\",\"digest\":\"" + Digest.sha256(config) + "\",\"size\":" + config.length
+                + "},\"layers\":[" + descriptors + "]}";
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/latest"))
+                .header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
+                .PUT(HttpRequest.BodyPublishers.ofString(manifest)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+    }
+
+    private JsonNode settle() throws Exception {
+        HttpResponse<String> settled = http.send(HttpRequest.newBuilder(uri("/actuator/dedup"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":120}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(settled.statusCode()).as(settled.body()).isEqualTo(200);
+        return JSON.readTree(settled.body());
+    }
+
+    private HttpResponse<byte[]> get(String repository, byte[] blob, String range) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(blobUri(repository, blob));
+        if (range != null) {
+            request.header("Range", range);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private URI blobUri(String repository, byte[] blob) {
+        return uri("/v2/" + repository + "/blobs/" + Digest.sha256(blob));
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+}
