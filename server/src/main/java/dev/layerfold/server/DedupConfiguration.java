@@ -20,7 +20,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -38,8 +37,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(DedupProperties.class)
 public class DedupConfiguration {
-
-    private static final Duration CLAIM_TIME = Duration.ofMinutes(15);
 
     @Bean
     DedupIndex dedupIndex(MetadataStore metadata) {
@@ -70,7 +67,7 @@ public class DedupConfiguration {
             throws IOException {
         Path scratch = dedup.scratch() != null ? dedup.scratch() : storage.path().resolve("dedup-scratch");
         emptyScratch(scratch);
-        DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), CLAIM_TIME, DedupLimits.DEFAULT);
+        DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), dedup.claimTime(), DedupLimits.DEFAULT);
         return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()), settings);
     }
@@ -96,7 +93,8 @@ public class DedupConfiguration {
                             FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup) {
         InFlightRequests inFlight = requests.getFilter();
         int yieldAt = dedup.yieldThreshold();
-        DedupWorker worker = new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt);
+        DedupWorker worker = new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt,
+                dedup.lease());
         worker.start(dedup.workers());
         return worker;
     }
