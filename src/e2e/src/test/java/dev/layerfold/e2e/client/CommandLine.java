@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
  * Runs a command-line client to completion within a time limit. A failure (non-zero exit or
  * timeout) fails the test with the command line and everything the command printed.
  */
-final class CommandLine {
+public final class CommandLine {
 
     /** What a successful command printed. */
-    record Result(byte[] stdout, String stderr) {
-        String stdoutText() {
+    public record Result(byte[] stdout, String stderr) {
+        public String stdoutText() {
             return new String(stdout, StandardCharsets.UTF_8);
         }
     }
@@ -24,7 +24,7 @@ final class CommandLine {
     private CommandLine() {
     }
 
-    static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {
+    public static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {
         // Output goes to files, not pipes: a chatty client can never block on a full pipe.
         Path stdout = Files.createTempFile("command-", ".out");
         Path stderr = Files.createTempFile("command-", ".err");

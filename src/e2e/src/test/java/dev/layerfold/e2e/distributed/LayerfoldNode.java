@@ -11,7 +11,7 @@ import java.util.Map;
  * One Layerfold process that a test may kill and start again on the same storage (its data directory
  * and its backend properties), as an orchestrator restarts a crashed node.
  */
-final class LayerfoldNode implements AutoCloseable {
+public final class LayerfoldNode implements AutoCloseable {
 
     /** Small enough that a node buffering blobs would fail; the S3 parts in flight fit easily. */
     private static final String MAX_HEAP = "256m";
@@ -28,24 +28,24 @@ final class LayerfoldNode implements AutoCloseable {
         this.backend = backend;
     }
 
-    static LayerfoldNode start(Path dataDir, Map<String, String> backend) throws IOException, InterruptedException {
+    public static LayerfoldNode start(Path dataDir, Map<String, String> backend) throws IOException, InterruptedException {
         LayerfoldNode node = new LayerfoldNode(dataDir, backend);
         node.process = LayerfoldProcess.start(MAX_HEAP, dataDir, LOGS, JVM_OPTIONS, backend);
         return node;
     }
 
     /** The running process; a new one (on a new port) after {@link #restart()}. */
-    RegistryProcess process() {
+    public RegistryProcess process() {
         return process;
     }
 
     /** {@code kill -9}: the node gets no chance to finish or clean up what it was doing. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.kill();
     }
 
     /** Starts the node again on the storage it had, after {@link #kill()}. */
-    void restart() throws IOException, InterruptedException {
+    public void restart() throws IOException, InterruptedException {
         process = LayerfoldProcess.start(MAX_HEAP, dataDir, LOGS, JVM_OPTIONS, backend);
     }
 
