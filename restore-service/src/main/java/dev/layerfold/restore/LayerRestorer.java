@@ -11,7 +11,6 @@ import dev.layerfold.storage.dedup.LayerState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.BufferedOutputStream;
 import java.io.InputStream;
@@ -110,7 +109,7 @@ public final class LayerRestorer {
     /** Starts a rebuild that requests for the same layer join while it runs. */
     private SharedRebuild start(Digest layer, LayerState.Deduplicated state) {
         try {
-            LayerRecord record = LayerRecord.read(new ByteArrayInputStream(storedFiles.readObject(state.record())));
+            LayerRecord record = storedFiles.record(state.record());
             SharedRebuild shared = new SharedRebuild(spoolDirectory);
             PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
             rebuilds.execute(() -> rebuild(layer, record, files, shared));

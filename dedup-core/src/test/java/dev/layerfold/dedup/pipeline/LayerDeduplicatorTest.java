@@ -175,7 +175,7 @@ class LayerDeduplicatorTest {
     private byte[] rebuilt(byte[] layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index.layer(Digest.sha256(layer)).orElseThrow();
         StoredFiles stored = new StoredFiles(blobs);
-        LayerRecord record = LayerRecord.read(new ByteArrayInputStream(stored.readObject(state.record())));
+        LayerRecord record = stored.record(state.record());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         new LayerRebuilder(StandardEncoders.factory()).rebuild(record.recipe(), stored.of(record), out);
         return out.toByteArray();
