@@ -11,10 +11,15 @@ import dev.layerfold.storage.dedup.LayerState;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.BufferedOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,13 +29,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Rebuilds deduplicated layers for clients, streaming: the encoder runs on a bounded pool of rebuild
  * threads (a rebuild is CPU work; more at once than cores only slows each), the files it needs are
- * fetched in parallel ahead of it, and the bytes go out through a {@link RestorePipe} as they are
- * made, so the first bytes leave before the last file is read. The digest is checked as the bytes
- * pass; the pipe holds back the last chunk until it matched.
+ * fetched in parallel ahead of it, and the bytes go out through a {@link SharedRebuild} as they are
+ * made, so the first bytes leave before the last file is read. Requests for a layer already being
+ * rebuilt in this process join that rebuild. The digest is checked as the bytes pass; each reader
+ * holds back the last byte of its range until it matched.
  */
 public final class LayerRestorer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LayerRestorer.class);
+    /** Readers see the encoder's output in pieces of this size. */
+    private static final int WRITE_BUFFER = 256 * 1024;
 
     private final BlobStore blobs;
     private final DedupIndex index;
@@ -40,13 +48,18 @@ public final class LayerRestorer {
     private final StoredFiles storedFiles;
     private final Timer duration;
     private final Counter verificationFailures;
+    private final Path spoolDirectory;
+    /** Rebuilds running in this process, which a request for the same layer joins instead of rebuilding again. */
+    private final ConcurrentMap<Digest, SharedRebuild> inProgress = new ConcurrentHashMap<>();
 
     /**
      * @param rebuilds threads that run encoders, bounded (typically one per core)
      * @param fetchers threads that read and decompress stored files (I/O bound: more of them than cores)
+     * @param spoolDirectory local directory for layers being rebuilt (each as large as its layer while it is read)
      */
     public LayerRestorer(BlobStore blobs, DedupIndex index, LayerRebuilder rebuilder, ExecutorService rebuilds,
-                         ExecutorService fetchers, MeterRegistry metrics) {
+                         ExecutorService fetchers, Path spoolDirectory, MeterRegistry metrics) {
+        this.spoolDirectory = spoolDirectory;
         this.blobs = blobs;
         this.index = index;
         this.rebuilder = rebuilder;
@@ -77,32 +90,53 @@ public final class LayerRestorer {
         if (offset >= state.get().logicalSize() || length == 0) {
             return Optional.of(InputStream.nullInputStream());
         }
-        LayerRecord record = LayerRecord.read(new ByteArrayInputStream(storedFiles.readObject(state.get().record())));
-        RestorePipe pipe = new RestorePipe();
-        PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
-        try {
-            rebuilds.execute(() -> rebuild(layer, record, files, pipe));
-        } catch (RejectedExecutionException e) {
-            throw new IOException("the registry is shutting down", e);
+        long size = state.get().logicalSize();
+        while (true) {
+            SharedRebuild shared;
+            try {
+                shared = inProgress.computeIfAbsent(layer, digest -> start(digest, state.get()));
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            InputStream reader = shared.reader(offset, length, size);
+            if (reader != null) {
+                return Optional.of(reader);
+            }
+            inProgress.remove(layer, shared);
         }
-        return Optional.of(pipe.input(offset, length));
     }
 
-    private void rebuild(Digest layer, LayerRecord record, PrefetchingFiles files, RestorePipe pipe) {
-        long start = System.nanoTime();
+    /** Starts a rebuild that requests for the same layer join while it runs. */
+    private SharedRebuild start(Digest layer, LayerState.Deduplicated state) {
         try {
-            var out = pipe.output();
+            LayerRecord record = storedFiles.record(state.record());
+            SharedRebuild shared = new SharedRebuild(spoolDirectory);
+            PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
+            rebuilds.execute(() -> rebuild(layer, record, files, shared));
+            return shared;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (RejectedExecutionException e) {
+            throw new UncheckedIOException(new IOException("the registry is shutting down", e));
+        }
+    }
+
+    private void rebuild(Digest layer, LayerRecord record, PrefetchingFiles files, SharedRebuild shared) {
+        long start = System.nanoTime();
+        try (OutputStream out = new BufferedOutputStream(shared.output(), WRITE_BUFFER)) {
             rebuilder.rebuild(record.recipe(), files, out);
             out.flush();
-            pipe.succeed();
+            shared.succeed();
             duration.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         } catch (LayerRebuildException e) {
             verificationFailures.increment();
             LOG.error("layer {} did not rebuild byte for byte; the response was cut: {}", layer, e.getMessage());
-            pipe.fail(e);
+            shared.fail(e);
         } catch (IOException | RuntimeException e) {
             LOG.warn("restore of layer {} stopped: {}", layer, e.toString());
-            pipe.fail(e instanceof IOException io ? io : new IOException(e));
+            shared.fail(e instanceof IOException io ? io : new IOException(e));
+        } finally {
+            inProgress.remove(layer, shared);
         }
     }
 

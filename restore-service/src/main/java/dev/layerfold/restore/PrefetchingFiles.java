@@ -32,11 +32,11 @@ import java.util.concurrent.Executor;
  */
 final class PrefetchingFiles implements FileContentSource {
 
-    static final long AHEAD_BYTES = 32L << 20;
+    static final long AHEAD_BYTES = 16L << 20;
     /** Files up to this size are fetched ahead whole; larger ones are streamed. */
     static final long SMALL_FILE = 4L << 20;
     /** One ranged read covers at most this many compressed bytes. */
-    static final long BATCH_BYTES = 8L << 20;
+    static final long BATCH_BYTES = 4L << 20;
 
     private record Batch(Digest pack, long offset, long length, List<FileRef> refs, List<FileLocation> locations, long size,
                          CompletableFuture<List<byte[]>> contents) {

@@ -65,14 +65,18 @@ public class DedupConfiguration {
     @Bean
     LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, DedupProperties dedup, StorageProperties storage)
             throws IOException {
-        Path scratch = dedup.scratch() != null ? dedup.scratch() : storage.path().resolve("dedup-scratch");
+        Path scratch = scratch(dedup, storage).resolve("dedup");
         emptyScratch(scratch);
         DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), dedup.claimTime(), DedupLimits.DEFAULT);
         return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()), settings);
     }
 
-    /** What a worker killed mid-layer left behind: nothing refers to it any more. */
+    private static Path scratch(DedupProperties dedup, StorageProperties storage) {
+        return dedup.scratch() != null ? dedup.scratch() : storage.path().resolve("scratch");
+    }
+
+    /** What a worker or restore killed mid-layer left behind: nothing refers to it any more. */
     private static void emptyScratch(Path scratch) throws IOException {
         Files.createDirectories(scratch);
         try (var leftovers = Files.list(scratch)) {
@@ -111,10 +115,12 @@ public class DedupConfiguration {
     }
 
     @Bean
-    LayerRestorer layerRestorer(BlobStore blobs, DedupIndex index, MeterRegistry registry,
-                                @Qualifier("restoreEncoders") ExecutorService encoders,
-                                @Qualifier("restoreFetchers") ExecutorService fetchers) {
-        return new LayerRestorer(blobs, index, new LayerRebuilder(StandardEncoders.factory()), encoders, fetchers, registry);
+    LayerRestorer layerRestorer(BlobStore blobs, DedupIndex index, MeterRegistry registry, DedupProperties dedup,
+                                StorageProperties storage, @Qualifier("restoreEncoders") ExecutorService encoders,
+                                @Qualifier("restoreFetchers") ExecutorService fetchers) throws IOException {
+        Path spool = scratch(dedup, storage).resolve("restore");
+        emptyScratch(spool);
+        return new LayerRestorer(blobs, index, new LayerRebuilder(StandardEncoders.factory()), encoders, fetchers, spool, registry);
     }
 
     @Bean

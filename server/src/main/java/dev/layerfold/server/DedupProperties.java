@@ -15,8 +15,9 @@ import org.springframework.util.unit.DataSize;
  *                  earlier are still restored)
  * @param workers   dedup worker threads in this process; 0 runs none here (another process's workers
  *                  take the queue), so a process can serve the API only
- * @param scratch   local directory where a worker spools a layer's new files; default:
- *                  {@code <storage path>/dedup-scratch}
+ * @param scratch   local directory where a worker spools a layer's new files ({@code dedup/}) and
+ *                  layers being restored are spooled for their readers ({@code restore/}); default:
+ *                  {@code <storage path>/scratch}
  * @param zstdLevel compression level of stored files
  * @param packSize  target size of a pack of unique files
  * @param yieldAt   workers start no new layer while this many registry requests are in flight

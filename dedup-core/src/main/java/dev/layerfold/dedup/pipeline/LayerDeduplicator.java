@@ -94,10 +94,10 @@ public final class LayerDeduplicator {
         if (blob.isEmpty()) {
             return DedupOutcome.alreadyDone();
         }
-        try (PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel())) {
+        try (InputStream in = blob.get(); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel())) {
             PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size());
             SplitResult split;
-            try (InputStream in = blob.get()) {
+            try {
                 split = layer.algorithm() == Digest.Algorithm.SHA256 ? splitter.split(in, layer.hex(), sink) : splitter.split(in, sink);
             } catch (LayerTooCostlyException e) {
                 return keepIntact(layer, "too costly", e.getMessage());

@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.FileLocation;
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,8 +43,13 @@ public final class StoredFiles {
         return new Verifying(new ZstdInputStream(frame), ref);
     }
 
-    /** Reads a content-addressed object (a layer record) whole, checking its digest. */
-    public byte[] readObject(Digest digest) throws IOException {
+    /** Reads the layer record stored as blob {@code record}, checked against its digest. */
+    public LayerRecord record(Digest record) throws IOException {
+        return LayerRecord.read(new ByteArrayInputStream(readObject(record)));
+    }
+
+    /** Reads a content-addressed object whole, checking its digest. */
+    private byte[] readObject(Digest digest) throws IOException {
         try (InputStream in = blobs.open(digest, 0, -1).orElseThrow(() -> new LayerRebuildException("object " + digest + " is missing"))) {
             byte[] bytes = in.readAllBytes();
             Digest actual = Digest.of(digest.algorithm(), bytes);

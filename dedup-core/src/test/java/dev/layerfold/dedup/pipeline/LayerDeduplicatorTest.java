@@ -1,0 +1,251 @@
+package dev.layerfold.dedup.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.store.LayerRecord;
+import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupTotals;
+import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.LayerTask;
+import dev.layerfold.storage.embedded.SqliteMetadataStore;
+import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.CRC32;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pipeline on one layer at a time, over the real embedded stores. */
+class LayerDeduplicatorTest {
+
+    private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+
+    @TempDir
+    Path dir;
+
+    private FilesystemBlobStore blobs;
+    private SqliteMetadataStore metadata;
+    private DedupIndex index;
+
+    @BeforeEach
+    void stores() throws IOException {
+        blobs = new FilesystemBlobStore(dir.resolve("data"));
+        metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
+        index = metadata.dedupIndex();
+    }
+
+    @AfterEach
+    void close() {
+        metadata.close();
+    }
+
+    private LayerDeduplicator deduplicator(DedupLimits limits) {
+        return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+                new LayerRebuilder(StandardEncoders.factory()),
+                new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), limits));
+    }
+
+    @Test
+    void filesSharedByTwoLayersAreStoredOnceAndEachLayerRebuildsFromThem() throws Exception {
+        Map<String, byte[]> base = files(new Random(1), "usr/", 20);
+        byte[] first = push(gzipLayer(base));
+        Map<String, byte[]> more = new LinkedHashMap<>(base);
+        more.putAll(files(new Random(2), "app/", 3));
+        byte[] second = push(gzipLayer(more));
+
+        assertThat(deduplicate(first).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(deduplicate(second).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        DedupTotals totals = index.totals();
+        assertThat(totals.uniqueFiles()).isEqualTo(23);
+        assertThat(totals.fileReferences()).isEqualTo(43);
+        assertThat(totals.storedBytes()).isLessThan(first.length + second.length);
+        assertThat(blobs.size(Digest.sha256(first))).as("thinned").isEmpty();
+        assertThat(rebuilt(second)).isEqualTo(second);
+    }
+
+    @Test
+    void workersDeduplicatingLayersThatShareFilesAtOnceStoreEachFileOnce() throws Exception {
+        Map<String, byte[]> shared = files(new Random(3), "lib/", 30);
+        List<byte[]> layers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Map<String, byte[]> files = new LinkedHashMap<>(shared);
+            files.put("own-" + i, ("layer " + i).repeat(1000).getBytes());
+            layers.add(push(gzipLayer(files)));
+        }
+        CyclicBarrier start = new CyclicBarrier(layers.size());
+        ExecutorService workers = Executors.newFixedThreadPool(layers.size());
+        try {
+            List<Future<DedupOutcome>> outcomes = new ArrayList<>();
+            for (int i = 0; i < layers.size(); i++) {
+                byte[] layer = layers.get(i);
+                String worker = "worker-" + i;
+                outcomes.add(workers.submit((Callable<DedupOutcome>) () -> {
+                    start.await();
+                    DedupOutcome outcome = deduplicator(DedupLimits.DEFAULT).deduplicate(task(layer), worker);
+                    return outcome.kind() == DedupOutcome.Kind.RETRY ? deduplicator(DedupLimits.DEFAULT).deduplicate(task(layer), worker) : outcome;
+                }));
+            }
+            for (Future<DedupOutcome> outcome : outcomes) {
+                assertThat(outcome.get().kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+            }
+        } finally {
+            workers.shutdownNow();
+        }
+        assertThat(index.totals().uniqueFiles()).isEqualTo(34);
+        for (byte[] layer : layers) {
+            assertThat(rebuilt(layer)).isEqualTo(layer);
+        }
+    }
+
+    @Test
+    void aGzipBombStaysIntactWithinItsLimits() throws Exception {
+        // 64 MiB of zeros in one tar entry compress to about 64 KiB; the limit allows 16 MiB.
+        byte[] bomb = push(gzipLayer(Map.of("zeros", new byte[64 << 20])));
+
+        DedupOutcome outcome = deduplicator(new DedupLimits(100, 16 << 20, 1000, Duration.ofMinutes(1))).deduplicate(task(bomb), "w");
+
+        assertThat(outcome).isEqualTo(DedupOutcome.intact("too costly"));
+        assertThat(index.layer(Digest.sha256(bomb))).contains(new LayerState.Intact("too costly"));
+        assertThat(blobs.size(Digest.sha256(bomb))).contains((long) bomb.length);
+    }
+
+    @Test
+    void aLayerNoKnownEncoderReproducesStaysIntact() throws Exception {
+        byte[] odd = push(storedBlocksGzip(tar(files(new Random(4), "x/", 3)), 1000));
+
+        assertThat(deduplicate(odd)).isEqualTo(DedupOutcome.intact("not reproducible"));
+        assertThat(blobs.size(Digest.sha256(odd))).isPresent();
+    }
+
+    @Test
+    void aLayerPushedAgainAfterItWasThinnedIsThinnedAgain() throws Exception {
+        byte[] layer = push(gzipLayer(files(new Random(5), "etc/", 5)));
+        deduplicate(layer);
+        push(layer);
+
+        assertThat(deduplicate(layer).kind()).isEqualTo(DedupOutcome.Kind.ALREADY_DONE);
+
+        assertThat(blobs.size(Digest.sha256(layer))).isEmpty();
+        assertThat(rebuilt(layer)).isEqualTo(layer);
+    }
+
+    @Test
+    void layersThatAreNotTarLayersStayIntactAndSayWhy() throws Exception {
+        byte[] chart = push("a helm chart".getBytes());
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(chart),
+                "application/vnd.cncf.helm.chart.content.v1.tar+gzip", chart.length), "w")).isEqualTo(DedupOutcome.intact("not a tar layer"));
+        byte[] zstd = push(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0});
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd),
+                "application/vnd.oci.image.layer.v1.tar+zstd", zstd.length), "w")).isEqualTo(DedupOutcome.intact("zstd"));
+    }
+
+    private DedupOutcome deduplicate(byte[] layer) throws IOException {
+        return deduplicator(DedupLimits.DEFAULT).deduplicate(task(layer), "w");
+    }
+
+    private static LayerTask task(byte[] layer) {
+        return new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length);
+    }
+
+    private byte[] rebuilt(byte[] layer) throws IOException {
+        LayerState.Deduplicated state = (LayerState.Deduplicated) index.layer(Digest.sha256(layer)).orElseThrow();
+        StoredFiles stored = new StoredFiles(blobs);
+        LayerRecord record = stored.record(state.record());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new LayerRebuilder(StandardEncoders.factory()).rebuild(record.recipe(), stored.of(record), out);
+        return out.toByteArray();
+    }
+
+    private byte[] push(byte[] blob) throws IOException {
+        String upload = "u-" + System.nanoTime();
+        blobs.startUpload(upload);
+        blobs.append(upload, new ByteArrayInputStream(blob));
+        blobs.publish(upload, Digest.sha256(blob));
+        return blob;
+    }
+
+    private static Map<String, byte[]> files(Random random, String prefix, int count) {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            byte[] content = new byte[2_000 + random.nextInt(40_000)];
+            for (int j = 0; j < content.length; j++) {
+                content[j] = (byte) ('a' + random.nextInt(12));
+            }
+            files.put(prefix + "f" + i, content);
+        }
+        return files;
+    }
+
+    private static byte[] tar(Map<String, byte[]> files) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        writeTar(files, out);
+        return out.toByteArray();
+    }
+
+    private static void writeTar(Map<String, byte[]> files, OutputStream out) throws IOException {
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
+            for (Map.Entry<String, byte[]> file : files.entrySet()) {
+                TarArchiveEntry entry = new TarArchiveEntry(file.getKey());
+                entry.setSize(file.getValue().length);
+                tar.putArchiveEntry(entry);
+                tar.write(file.getValue());
+                tar.closeArchiveEntry();
+            }
+        }
+    }
+
+    /** As Java tools write layers: zlib level 6 through GZIPOutputStream. */
+    private static byte[] gzipLayer(Map<String, byte[]> files) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        writeTar(files, new GZIPOutputStream(blob, 64 * 1024));
+        return blob.toByteArray();
+    }
+
+    /** A valid gzip member made of stored blocks of {@code blockSize} bytes: no encoder we know writes that. */
+    private static byte[] storedBlocksGzip(byte[] data, int blockSize) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});
+        for (int offset = 0; offset < data.length; offset += blockSize) {
+            int length = Math.min(blockSize, data.length - offset);
+            out.write(offset + length == data.length ? 1 : 0);
+            out.write(length & 0xff);
+            out.write(length >>> 8);
+            out.write(~length & 0xff);
+            out.write((~length >>> 8) & 0xff);
+            out.write(data, offset, length);
+        }
+        CRC32 crc = new CRC32();
+        crc.update(data);
+        for (long value : new long[] {crc.getValue(), data.length}) {
+            for (int i = 0; i < 4; i++) {
+                out.write((int) (value >>> (8 * i)) & 0xff);
+            }
+        }
+        return out.toByteArray();
+    }
+}
