@@ -22,10 +22,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -97,10 +100,18 @@ public class DedupConfiguration {
                             FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup) {
         InFlightRequests inFlight = requests.getFilter();
         int yieldAt = dedup.yieldThreshold();
-        DedupWorker worker = new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt,
-                dedup.lease());
-        worker.start(dedup.workers());
-        return worker;
+        return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt, dedup.lease());
+    }
+
+    /**
+     * Workers start once the process serves requests, not while its context is being built: a process
+     * still starting (or about to fail) takes no layer from the shared queue, where its lease would hold
+     * the layer up, and leaves the CPU to its start-up.
+     */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> dedupWorkersStartWhenReady(ObjectProvider<DedupWorker> worker,
+                                                                         DedupProperties dedup) {
+        return ready -> worker.ifAvailable(created -> created.start(dedup.workers()));
     }
 
     @Bean(destroyMethod = "shutdownNow")
