@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -49,6 +50,27 @@ final class DedupAdmin {
             throw new AssertionError(registry + " did not settle dedup within " + timeout + ": " + answer);
         }
         return Totals.from(answer.path("totals"));
+    }
+
+    /**
+     * The mean time this process took per layer it deduplicated or decided about, from the
+     * {@code layerfold.dedup.duration} timer Prometheus scrapes; empty if it did none.
+     */
+    static OptionalDouble meanSecondsPerLayer(URI registry) throws IOException, InterruptedException {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            String metrics = http.send(HttpRequest.newBuilder(registry.resolve("/actuator/prometheus")).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            double seconds = 0;
+            double layers = 0;
+            for (String line : metrics.lines().toList()) {
+                if (line.startsWith("layerfold_dedup_duration_seconds_sum")) {
+                    seconds += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                } else if (line.startsWith("layerfold_dedup_duration_seconds_count")) {
+                    layers += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return layers == 0 ? OptionalDouble.empty() : OptionalDouble.of(seconds / layers);
+        }
     }
 
     private static JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {

@@ -1,14 +1,9 @@
 package dev.layerfold.e2e.dedup;
 
-import static dev.layerfold.e2e.oci.LayoutAssertions.assertSameBlobs;
-import static dev.layerfold.e2e.oci.LayoutAssertions.assertSameImage;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.layerfold.e2e.client.Crane;
-import dev.layerfold.e2e.client.Skopeo;
 import dev.layerfold.e2e.dedup.DedupAdmin.Totals;
 import dev.layerfold.e2e.dedup.DistroImages.Image;
-import dev.layerfold.e2e.oci.OciLayout;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +23,7 @@ abstract class DedupRoundTripContract {
 
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
 
-    private final Skopeo skopeo = Skopeo.onPath();
-    private final Crane crane = Crane.installed();
+    private final ImageClients clients = new ImageClients();
 
     /** The node the images are pushed through (and dedup is settled on). */
     abstract RegistryProcess pushNode();
@@ -42,7 +36,7 @@ abstract class DedupRoundTripContract {
         DistroImages set = DistroImages.write(work.resolve("images"));
         List<Image> images = set.images();
         for (int i = 0; i < images.size(); i++) {
-            push(images.get(i), i % 2 == 0);
+            clients.push(pushNode(), images.get(i), i % 2 == 0);
         }
 
         Totals totals = DedupAdmin.settle(pushNode().baseUri(), SETTLE_TIMEOUT);
@@ -62,37 +56,7 @@ abstract class DedupRoundTripContract {
                 totals.fileReferences(), totals.layersIntact());
 
         for (Image image : images) {
-            assertPullsBackByteForByte(image, work.resolve("pulled"));
+            clients.assertPullsBackByteForByte(pullNode(), image, work.resolve("pulled"));
         }
-    }
-
-    /** Pushes with skopeo or crane, preserving every digest. */
-    void push(Image image, boolean withSkopeo) throws Exception {
-        if (withSkopeo) {
-            skopeo.copy(image.layout().skopeoReference(DistroImages.TAG), "docker://" + reference(pushNode(), image),
-                    "--dest-tls-verify=false", "--preserve-digests");
-        } else {
-            crane.push(image.layout().root(), reference(pushNode(), image));
-        }
-    }
-
-    /** Pulls with skopeo and with crane from {@link #pullNode()}; every blob must come back with its digest. */
-    void assertPullsBackByteForByte(Image image, Path work) throws Exception {
-        String remote = reference(pullNode(), image);
-        String dir = image.name().replace('/', '-');
-        OciLayout bySkopeo = OciLayout.create(work.resolve("skopeo").resolve(dir));
-        skopeo.copy("docker://" + remote, bySkopeo.skopeoReference(DistroImages.TAG), "--src-tls-verify=false",
-                "--preserve-digests");
-        assertSameImage(image.layout(), bySkopeo, DistroImages.TAG);
-
-        Path byCrane = work.resolve("crane").resolve(dir);
-        crane.pull(remote, byCrane);
-        String manifest = image.layout().tagged(DistroImages.TAG).digest();
-        assertThat(crane.digest(remote)).as("manifest digest crane reads for %s", image.name()).isEqualTo(manifest);
-        assertSameBlobs(image.layout(), OciLayout.open(byCrane), manifest);
-    }
-
-    static String reference(RegistryProcess node, Image image) {
-        return node.hostAndPort() + "/e2e/dedup/" + image.name() + ":" + DistroImages.TAG;
     }
 }

@@ -34,13 +34,18 @@ final class DistroImages {
         }
     }
 
-    /** An image: its repository name and the layout holding it. */
+    /** An image: its name and the layout holding it. */
     record Image(String name, OciLayout layout, List<Layer> layers) {
+
+        /** Where the tests push it. */
+        String repository() {
+            return "e2e/dedup/" + name;
+        }
     }
 
     private final List<Image> images;
 
-    private DistroImages(List<Image> images) {
+    DistroImages(List<Image> images) {
         this.images = images;
     }
 
@@ -62,18 +67,49 @@ final class DistroImages {
 
         List<Image> images = new ArrayList<>();
         ImageBuilder builder = new ImageBuilder(root);
-        images.add(builder.image("buildkit/python", 1,
-                Map.of(Producer.GO_GZIP_6, with(base, Distribution.generate("python3", 10, 120, 8_000)),
-                        Producer.GO_GZIP_1, List.of(Distribution.generate("app", 11, 10, 5_000)))));
-        images.add(builder.image("jib/jre", 2, Map.of(Producer.JDK_GZIP, with(base, Distribution.generate("jre", 12, 20, 50_000)))));
-        images.add(builder.image("debian/perl", 3, Map.of(Producer.PIGZ_9, with(updatedBase, Distribution.generate("perl", 13, 100, 6_000)))));
-        images.add(builder.image("gnu/vim", 4, Map.of(Producer.GNU_GZIP, with(base, Distribution.generate("vim", 14, 40, 10_000)))));
-        images.add(builder.image("zstd/base", 5, Map.of(Producer.ZSTD, base)));
-        images.add(builder.image("plain/curl", 6, Map.of(Producer.TAR, with(base, Distribution.generate("curl", 15, 15, 20_000)))));
+        images.add(builder.image("buildkit/python", 1, List.of(
+                new LayerSpec(Producer.GO_GZIP_6, with(base, Distribution.generate("python3", 10, 120, 8_000))),
+                new LayerSpec(Producer.GO_GZIP_1, List.of(Distribution.generate("app", 11, 10, 5_000))))));
+        images.add(builder.image("jib/jre", 2, List.of(
+                new LayerSpec(Producer.JDK_GZIP, with(base, Distribution.generate("jre", 12, 20, 50_000))))));
+        images.add(builder.image("debian/perl", 3, List.of(
+                new LayerSpec(Producer.PIGZ_9, with(updatedBase, Distribution.generate("perl", 13, 100, 6_000))))));
+        images.add(builder.image("gnu/vim", 4, List.of(
+                new LayerSpec(Producer.GNU_GZIP, with(base, Distribution.generate("vim", 14, 40, 10_000))))));
+        images.add(builder.image("zstd/base", 5, List.of(new LayerSpec(Producer.ZSTD, base))));
+        images.add(builder.image("plain/curl", 6, List.of(
+                new LayerSpec(Producer.TAR, with(base, Distribution.generate("curl", 15, 15, 20_000))))));
         return new DistroImages(images);
     }
 
-    private static List<Package> with(List<Package> base, Package extra) {
+    /**
+     * Three images of four layers each, about 1.5 MB each before compression: every layer installs two
+     * of five shared library packages and one of its own; producers take turns (Go gzip 6, JDK gzip,
+     * pigz -9). Many layers sharing files, so that kills at random times land in every step of the
+     * pipeline, and a killed worker's files are met again by other layers.
+     */
+    static DistroImages layered(Path root) throws IOException, InterruptedException {
+        List<Package> libraries = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            libraries.add(Distribution.generate("lib" + i, 100 + i, 25, 20_000));
+        }
+        List<Producer> producers = List.of(Producer.GO_GZIP_6, Producer.JDK_GZIP, Producer.PIGZ_9);
+        ImageBuilder builder = new ImageBuilder(root);
+        List<Image> images = new ArrayList<>();
+        int layer = 0;
+        for (int image = 0; image < 3; image++) {
+            List<LayerSpec> layers = new ArrayList<>();
+            for (int i = 0; i < 4; i++, layer++) {
+                layers.add(new LayerSpec(producers.get(layer % producers.size()), List.of(
+                        libraries.get(layer % 5), libraries.get((layer + 2) % 5),
+                        Distribution.generate("pkg" + layer, 200 + layer, 20, 25_000))));
+            }
+            images.add(builder.image("layered/app" + image, 10 + image, layers));
+        }
+        return new DistroImages(images);
+    }
+
+    static List<Package> with(List<Package> base, Package extra) {
         return Stream.concat(base.stream(), Stream.of(extra)).toList();
     }
 
@@ -103,20 +139,24 @@ final class DistroImages {
         return files;
     }
 
-    /** Writes images into layouts under one root, each built at its own time. */
-    private record ImageBuilder(Path root) {
+    /** A layer to write: the packages it installs, and the producer that writes it. */
+    record LayerSpec(Producer producer, List<Package> packages) {
+    }
 
-        Image image(String name, int buildDay, Map<Producer, List<Package>> layers) throws IOException, InterruptedException {
-            OciLayout layout = OciLayout.create(root.resolve(name.replace('/', '-')));
+    /** Writes images into layouts under one root, each built at its own time. */
+    record ImageBuilder(Path root) {
+
+        Image image(String name, int buildDay, List<LayerSpec> layers) throws IOException, InterruptedException {
+            String dir = name.replace('/', '-');
+            OciLayout layout = OciLayout.create(root.resolve(dir));
             ImageWriter writer = new ImageWriter(layout);
             FileTime builtAt = FileTime.from(Instant.parse("2024-03-01T10:00:00Z").plusSeconds(86_400L * buildDay));
             List<Layer> written = new ArrayList<>();
-            // Base layers first, as an image stacks them; a fixed order keeps runs repeatable.
-            for (Map.Entry<Producer, List<Package>> layer : new TreeMap<>(layers).entrySet()) {
-                String dir = name.replace('/', '-') + "-" + layer.getKey().name().toLowerCase();
-                Path tree = Distribution.writeTree(root.resolve("trees").resolve(dir), layer.getValue(), builtAt);
-                ImageWriter.Layer blob = layer.getKey().write(tree, layout, root.resolve("work").resolve(dir));
-                written.add(new Layer(layer.getKey(), blob, Distribution.contentDigests(layer.getValue())));
+            for (int i = 0; i < layers.size(); i++) {
+                LayerSpec layer = layers.get(i);
+                Path tree = Distribution.writeTree(root.resolve("trees").resolve(dir + "-" + i), layer.packages(), builtAt);
+                ImageWriter.Layer blob = layer.producer().write(tree, layout, root.resolve("work").resolve(dir + "-" + i));
+                written.add(new Layer(layer.producer(), blob, Distribution.contentDigests(layer.packages())));
             }
             layout.tag(TAG, writer.image(AMD64, written.stream().map(Layer::written).toList()));
             return new Image(name, layout, written);
