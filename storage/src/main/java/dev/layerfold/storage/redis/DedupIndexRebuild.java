@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -43,6 +44,7 @@ final class DedupIndexRebuild {
         void restore(String recordKey) throws IOException;
     }
 
+    private static final System.Logger LOG = System.getLogger(DedupIndexRebuild.class.getName());
     private static final String LEASE = "dedup-index-rebuild";
     private static final Duration LEASE_TIME_TO_LIVE = Duration.ofSeconds(30);
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(30);
@@ -61,6 +63,7 @@ final class DedupIndexRebuild {
     private final Leases leases;
     private final ServerFingerprint servers;
     private final Restorer restorer;
+    private final AtomicBoolean inBackground = new AtomicBoolean();
 
     DedupIndexRebuild(RedisClusterCommands<String, String> redis, DedupKeys keys, DedupLayerRecords records,
                       Leases leases, ServerFingerprint servers, Restorer restorer) {
@@ -75,6 +78,22 @@ final class DedupIndexRebuild {
     /** The fingerprint the marker must hold for the index to be complete. */
     String fingerprint() throws IOException {
         return servers.current();
+    }
+
+    /** Runs {@link #ensureComplete()} on a thread of its own, unless this process has one at it already. */
+    void startInBackground() {
+        if (inBackground.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("dedup-index-rebuild").start(() -> {
+                try {
+                    ensureComplete();
+                } catch (IOException | RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "rebuilding the dedup index failed; the next call of the "
+                            + "index tries again", e);
+                } finally {
+                    inBackground.set(false);
+                }
+            });
+        }
     }
 
     /** Rebuilds the index unless it is complete on the current servers, waiting if another process is at it. */

@@ -255,9 +255,20 @@ final class RedisDedupIndex implements DedupIndex {
         return args;
     }
 
+    /**
+     * A restore asks this for every pull of a layer, so it does not wait for a rebuild: while the index
+     * is incomplete it reads the layer's record from the bucket, and has the rebuild started.
+     */
     @Override
     public Optional<LayerState> layer(Digest layer) throws IOException {
-        return stored(layer).map(DedupLayerRecords.Stored::state);
+        Optional<List<Object>> reply = tryRun("look up layer " + layer, LAYER, rebuild.fingerprint(),
+                allKeys(List.of(keys.layers())), List.of(layer.toString()));
+        if (reply.isEmpty()) {
+            rebuild.startInBackground();
+            return records.read(layer).map(DedupLayerRecords.Stored::state);
+        }
+        return Optional.ofNullable((String) reply.get().get(1)).map(DedupLayerRecords::decode)
+                .map(DedupLayerRecords.Stored::state);
     }
 
     private Optional<DedupLayerRecords.Stored> stored(Digest layer) throws IOException {
@@ -398,20 +409,12 @@ final class RedisDedupIndex implements DedupIndex {
      */
     private List<Object> run(String action, RedisScript script, String fingerprint, List<String> scriptKeys,
                              List<String> args) throws IOException {
-        String[] allKeys = new String[scriptKeys.size() + 1];
-        allKeys[0] = keys.complete();
-        for (int i = 0; i < scriptKeys.size(); i++) {
-            allKeys[i + 1] = scriptKeys.get(i);
-        }
-        String[] allArgs = new String[args.size() + 1];
-        for (int i = 0; i < args.size(); i++) {
-            allArgs[i + 1] = args.get(i);
-        }
+        String[] allKeys = allKeys(scriptKeys);
         for (int attempt = 1; ; attempt++) {
-            allArgs[0] = fingerprint != null ? fingerprint : rebuild.fingerprint();
-            List<Object> reply = call(action, () -> script.run(redis, ScriptOutputType.MULTI, allKeys, allArgs));
-            if (!STALE.equals(reply.getFirst())) {
-                return reply;
+            Optional<List<Object>> reply = tryRun(action, script,
+                    fingerprint != null ? fingerprint : rebuild.fingerprint(), allKeys, args);
+            if (reply.isPresent()) {
+                return reply.get();
             }
             if (attempt == ATTEMPTS) {
                 throw new IOException("cannot " + action + ": the dedup index was rebuilt " + ATTEMPTS
@@ -419,6 +422,27 @@ final class RedisDedupIndex implements DedupIndex {
             }
             rebuild.ensureComplete();
         }
+    }
+
+    /** Runs a script once; empty if it found the index incomplete (and so changed nothing). */
+    private Optional<List<Object>> tryRun(String action, RedisScript script, String fingerprint, String[] allKeys,
+                                          List<String> args) throws IOException {
+        String[] allArgs = new String[args.size() + 1];
+        allArgs[0] = fingerprint;
+        for (int i = 0; i < args.size(); i++) {
+            allArgs[i + 1] = args.get(i);
+        }
+        List<Object> reply = call(action, () -> script.run(redis, ScriptOutputType.MULTI, allKeys, allArgs));
+        return STALE.equals(reply.getFirst()) ? Optional.empty() : Optional.of(reply);
+    }
+
+    private String[] allKeys(List<String> scriptKeys) {
+        String[] allKeys = new String[scriptKeys.size() + 1];
+        allKeys[0] = keys.complete();
+        for (int i = 0; i < scriptKeys.size(); i++) {
+            allKeys[i + 1] = scriptKeys.get(i);
+        }
+        return allKeys;
     }
 
     private static FileLocation location(String encoded) {

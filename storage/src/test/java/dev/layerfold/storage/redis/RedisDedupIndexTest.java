@@ -17,11 +17,17 @@ import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import dev.layerfold.storage.lease.Lease;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -136,6 +142,30 @@ class RedisDedupIndexTest extends DedupIndexContract {
         assertThat(index.layer(digest("zstd"))).contains(new LayerState.Intact("zstd"));
         // The released layer's file, stored but no longer referenced, is not brought back: it is garbage in its pack.
         assertThat(sameIndex().totals()).isEqualTo(new DedupTotals(2, 1500, 110, 4, 3, Map.of("zstd", 1L)));
+    }
+
+    @Test
+    void aLayerIsLookedUpInTheBucketWhileTheIndexWaitsForItsRebuild() throws Exception {
+        DedupIndex index = newIndex();
+        Map<Digest, FileLocation> files = files("a");
+        LayerState.Deduplicated state = new LayerState.Deduplicated(record(files), 10, 10);
+        index.packStored(PACK, 10, files);
+        index.commitLayer(digest("layer"), state, files.keySet());
+        forgetEverythingInRedis();
+        RedisMetadataStore store = opened.getFirst();
+
+        // Another process holds the rebuild's lease (it is rebuilding): lookups of a layer do not wait for it.
+        try (Lease rebuilding = store.leases().acquire("dedup-index-rebuild", Duration.ofSeconds(30), Duration.ofSeconds(5))) {
+            CompletableFuture<Optional<LayerState>> lookup = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return index.layer(digest("layer"));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+            assertThat(lookup.get(30, TimeUnit.SECONDS)).contains(state);
+        }
+        assertThat(index.references(digest("a"))).isEqualTo(1);
     }
 
     @Test
