@@ -156,9 +156,9 @@ final class RedisDedupIndex implements DedupIndex {
             end
             redis.call('hdel', KEYS[2], ARGV[2])
             redis.call('hincrby', KEYS[4], 'layers', -1)
-            redis.call('hincrby', KEYS[4], 'logical', '-' .. logical)
-            redis.call('hincrby', KEYS[4], 'stored', '-' .. stored)
-            redis.call('hincrby', KEYS[4], 'references', '-' .. files)
+            redis.call('hincrby', KEYS[4], 'logical', 0 - tonumber(logical))
+            redis.call('hincrby', KEYS[4], 'stored', 0 - tonumber(stored))
+            redis.call('hincrby', KEYS[4], 'references', 0 - tonumber(files))
             return {'ok', 1}""".formatted(DEDUPLICATED));
 
     /** KEYS: marker, references. ARGV: fingerprint, file. */
