@@ -183,6 +183,13 @@ final class RedisDedupIndex implements DedupIndex {
     private static final RedisScript TOTALS = new RedisScript(CHECK_MARKER + """
             return {'ok', redis.call('hgetall', KEYS[2]), redis.call('hgetall', KEYS[3]), redis.call('hlen', KEYS[4])}""");
 
+    /**
+     * Files per script where files are independent (claims, locations, forgetting): 1,000 take Redis a few
+     * milliseconds. A commit or release takes all of a layer's files in one script, which is what
+     * makes it atomic.
+     */
+    private static final int FILES_PER_BATCH = 1_000;
+
     /** A rebuild keeps asking for another only if Redis restarts again and again meanwhile. */
     private static final int ATTEMPTS = 3;
 
@@ -211,32 +218,50 @@ final class RedisDedupIndex implements DedupIndex {
 
     @Override
     public Map<Digest, FileClaim> claimFiles(Collection<Digest> files, String worker, Duration ttl) throws IOException {
-        List<Digest> distinct = List.copyOf(new LinkedHashSet<>(files));
-        List<String> scriptKeys = new ArrayList<>(distinct.size() + 1);
-        List<String> args = new ArrayList<>(distinct.size() + 2);
-        scriptKeys.add(keys.files());
-        args.add(worker);
-        args.add(Long.toString(Math.max(1, ttl.toMillis())));
-        for (Digest file : distinct) {
-            scriptKeys.add(keys.claim(file));
-            args.add(file.toString());
-        }
-        List<Object> reply = run("claim " + distinct.size() + " files", CLAIM, scriptKeys, args);
         Map<Digest, FileClaim> claims = new LinkedHashMap<>();
-        for (int i = 0; i < distinct.size(); i++) {
-            String answer = (String) reply.get(i + 1);
-            claims.put(distinct.get(i), switch (answer) {
-                case "claimed" -> FileClaim.CLAIMED;
-                case "busy" -> FileClaim.BUSY;
-                default -> FileClaim.stored(location(answer));
-            });
+        for (List<Digest> batch : batches(List.copyOf(new LinkedHashSet<>(files)))) {
+            List<String> scriptKeys = new ArrayList<>(batch.size() + 1);
+            List<String> args = new ArrayList<>(batch.size() + 2);
+            scriptKeys.add(keys.files());
+            args.add(worker);
+            args.add(Long.toString(Math.max(1, ttl.toMillis())));
+            for (Digest file : batch) {
+                scriptKeys.add(keys.claim(file));
+                args.add(file.toString());
+            }
+            List<Object> reply = run("claim " + batch.size() + " files", CLAIM, scriptKeys, args);
+            for (int i = 0; i < batch.size(); i++) {
+                String answer = (String) reply.get(i + 1);
+                claims.put(batch.get(i), switch (answer) {
+                    case "claimed" -> FileClaim.CLAIMED;
+                    case "busy" -> FileClaim.BUSY;
+                    default -> FileClaim.stored(location(answer));
+                });
+            }
         }
         return claims;
     }
 
     @Override
     public void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException {
-        run("record the files of pack " + pack, PACK_STORED, packStoredKeys(files), packStoredArgs(files));
+        storeLocations("record the files of pack " + pack, files, null);
+    }
+
+    /** Each file's claim and location are its own, so they go in batches: a script blocks all of Redis while it runs. */
+    private void storeLocations(String action, Map<Digest, FileLocation> files, String fingerprint) throws IOException {
+        for (List<Digest> batch : batches(List.copyOf(files.keySet()))) {
+            Map<Digest, FileLocation> part = new LinkedHashMap<>();
+            batch.forEach(file -> part.put(file, files.get(file)));
+            run(action, PACK_STORED, fingerprint, packStoredKeys(part), packStoredArgs(part));
+        }
+    }
+
+    private static <T> List<List<T>> batches(List<T> all) {
+        List<List<T>> batches = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += FILES_PER_BATCH) {
+            batches.add(all.subList(from, Math.min(all.size(), from + FILES_PER_BATCH)));
+        }
+        return batches;
     }
 
     private List<String> packStoredKeys(Map<Digest, FileLocation> files) {
@@ -361,11 +386,15 @@ final class RedisDedupIndex implements DedupIndex {
 
     @Override
     public Collection<Digest> forgetUnreferenced(Collection<Digest> files, long storedBeforeMillis) throws IOException {
-        List<String> args = new ArrayList<>(files.size() + 1);
-        args.add(Long.toString(storedBeforeMillis));
-        new LinkedHashSet<>(files).forEach(file -> args.add(file.toString()));
-        List<Object> reply = run("forget unreferenced files", FORGET, List.of(keys.files(), keys.references()), args);
-        return reply.subList(1, reply.size()).stream().map(file -> Digest.parse((String) file)).toList();
+        List<Digest> forgotten = new ArrayList<>();
+        for (List<Digest> batch : batches(List.copyOf(new LinkedHashSet<>(files)))) {
+            List<String> args = new ArrayList<>(batch.size() + 1);
+            args.add(Long.toString(storedBeforeMillis));
+            batch.forEach(file -> args.add(file.toString()));
+            List<Object> reply = run("forget unreferenced files", FORGET, List.of(keys.files(), keys.references()), args);
+            reply.subList(1, reply.size()).forEach(file -> forgotten.add(Digest.parse((String) file)));
+        }
+        return forgotten;
     }
 
     @Override
@@ -390,7 +419,7 @@ final class RedisDedupIndex implements DedupIndex {
         }
         if (stored.get().state() instanceof LayerState.Deduplicated deduplicated) {
             Map<Digest, FileLocation> files = recordFiles.files(deduplicated.record());
-            run("restore the files of layer " + layer.get(), PACK_STORED, "", packStoredKeys(files), packStoredArgs(files));
+            storeLocations("restore the files of layer " + layer.get(), files, "");
             indexCommit(layer.get(), new DedupLayerRecords.Stored(deduplicated, files.size()), files.keySet(), "");
         } else {
             indexIntact(layer.get(), stored.get(), "");
