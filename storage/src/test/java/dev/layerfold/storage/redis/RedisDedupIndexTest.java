@@ -9,15 +9,8 @@ import dev.layerfold.storage.dedup.DedupTotals;
 import dev.layerfold.storage.dedup.FileClaim;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerState;
-import dev.layerfold.storage.s3.S3Bucket;
-import dev.layerfold.storage.s3.S3Settings;
-import dev.layerfold.storage.testserver.RedisServer;
-import dev.layerfold.storage.testserver.S3Server;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import dev.layerfold.storage.lease.Lease;
+import dev.layerfold.storage.testserver.RedisServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -27,8 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -41,11 +34,9 @@ class RedisDedupIndexTest extends DedupIndexContract {
 
     private static final Digest PACK = digest("pack");
 
-    private final List<RedisMetadataStore> opened = new ArrayList<>();
     /** What the record blobs say, as the dedup pipeline would read them from the bucket. */
     private final Map<Digest, Map<Digest, FileLocation>> recordBlobs = new ConcurrentHashMap<>();
-    private S3Bucket bucket;
-    private String namespace;
+    private SharedServerStores stores;
 
     /** The Redis URL the stores connect to; the cluster variant overrides it. */
     protected String redisUrl() {
@@ -58,25 +49,24 @@ class RedisDedupIndexTest extends DedupIndexContract {
 
     @Override
     protected DedupIndex newIndex() throws Exception {
-        S3Server server = S3Server.shared();
-        bucket = S3Bucket.connect(new S3Settings(server.endpoint(), server.region(), server.newBucket(), true,
-                server.accessKey(), server.secretKey(), false, S3Settings.DEFAULT_PART_SIZE));
-        namespace = RedisServer.newNamespace();
+        stores = new SharedServerStores(redisUrl(), cluster());
         return sameIndex();
     }
 
     @Override
     protected DedupIndex sameIndex() throws Exception {
-        RedisMetadataStore store = new RedisMetadataStore(RedisConnection.open(redisUrl(), cluster()), bucket, namespace,
-                record -> recordBlobs.getOrDefault(record, Map.of()));
-        opened.add(store);
-        return store.dedupIndex();
+        return open().dedupIndex();
+    }
+
+    private RedisMetadataStore open() throws Exception {
+        return stores.open(record -> recordBlobs.getOrDefault(record, Map.of()));
     }
 
     @AfterEach
     void close() {
-        opened.forEach(RedisMetadataStore::close);
-        bucket.close();
+        if (stores != null) {
+            stores.close();
+        }
     }
 
     @Test
@@ -90,9 +80,9 @@ class RedisDedupIndexTest extends DedupIndexContract {
         index.keepIntact(kept, "not reproducible");
 
         assertThat(records()).containsExactly(DedupLayerRecords.key(kept), DedupLayerRecords.key(layer));
-        assertThat(bucket.getSmall(DedupLayerRecords.key(layer)).orElseThrow().asUtf8String())
+        assertThat(stores.bucket().getSmall(DedupLayerRecords.key(layer)).orElseThrow().asUtf8String())
                 .isEqualTo("deduplicated " + digest("record") + " 1000 100 2");
-        assertThat(bucket.getSmall(DedupLayerRecords.key(kept)).orElseThrow().asUtf8String())
+        assertThat(stores.bucket().getSmall(DedupLayerRecords.key(kept)).orElseThrow().asUtf8String())
                 .isEqualTo("intact not reproducible");
 
         index.releaseLayer(layer, files.keySet());
@@ -109,7 +99,7 @@ class RedisDedupIndexTest extends DedupIndexContract {
         assertThat(index.commitLayer(layer, new LayerState.Deduplicated(digest("record"), 1, 1), List.of(digest("missing"))))
                 .isFalse();
 
-        assertThat(bucket.getSmall(DedupLayerRecords.key(layer)).orElseThrow().asUtf8String())
+        assertThat(stores.bucket().getSmall(DedupLayerRecords.key(layer)).orElseThrow().asUtf8String())
                 .isEqualTo("intact first try failed");
     }
 
@@ -131,7 +121,7 @@ class RedisDedupIndexTest extends DedupIndexContract {
         index.releaseLayer(digest("released"), released.keySet());
         index.keepIntact(digest("zstd"), "zstd");
 
-        forgetEverythingInRedis();
+        stores.forgetEverythingInRedis();
 
         assertThat(index.file(digest("shared"))).contains(first.get(digest("shared")));
         assertThat(index.references(digest("shared"))).isEqualTo(2);
@@ -151,8 +141,8 @@ class RedisDedupIndexTest extends DedupIndexContract {
         LayerState.Deduplicated state = new LayerState.Deduplicated(record(files), 10, 10);
         index.packStored(PACK, 10, files);
         index.commitLayer(digest("layer"), state, files.keySet());
-        forgetEverythingInRedis();
-        RedisMetadataStore store = opened.getFirst();
+        stores.forgetEverythingInRedis();
+        RedisMetadataStore store = open();
 
         // Another process holds the rebuild's lease (it is rebuilding): lookups of a layer do not wait for it.
         try (Lease rebuilding = store.leases().acquire("dedup-index-rebuild", Duration.ofSeconds(30), Duration.ofSeconds(5))) {
@@ -175,7 +165,7 @@ class RedisDedupIndexTest extends DedupIndexContract {
         Digest layer = digest("layer");
         index.packStored(PACK, 10, files);
         index.commitLayer(layer, new LayerState.Deduplicated(record(files), 10, 10), files.keySet());
-        forgetEverythingInRedis();
+        stores.forgetEverythingInRedis();
         assertThat(index.references(digest("a"))).as("rebuilt").isEqualTo(1);
 
         assertThat(sameIndex().releaseLayer(layer, files.keySet())).isTrue();
@@ -192,7 +182,7 @@ class RedisDedupIndexTest extends DedupIndexContract {
         Digest layer = digest("layer");
         index.packStored(PACK, 10, files);
         index.commitLayer(layer, new LayerState.Deduplicated(record(files), 10, 10), files.keySet());
-        forgetEverythingInRedis();
+        stores.forgetEverythingInRedis();
 
         // The release deletes the record first, then finds the index gone and waits for the rebuild.
         assertThat(sameIndex().releaseLayer(layer, files.keySet())).isTrue();
@@ -225,16 +215,11 @@ class RedisDedupIndexTest extends DedupIndexContract {
 
     @Test
     void aRedisRestartedFromAnOlderSnapshotIsRebuiltFromTheBucket() throws Exception {
-        S3Server server = S3Server.shared();
-        bucket = S3Bucket.connect(new S3Settings(server.endpoint(), server.region(), server.newBucket(), true,
-                server.accessKey(), server.secretKey(), false, S3Settings.DEFAULT_PART_SIZE));
-        namespace = RedisServer.newNamespace();
         Map<Digest, FileLocation> early = files("early");
         Map<Digest, FileLocation> late = files("late");
         try (RedisServer.Restartable redis = cluster() ? RedisServer.startRestartableCluster() : RedisServer.startRestartable();
-             RedisMetadataStore store = new RedisMetadataStore(RedisConnection.open(redis.url(), cluster()), bucket,
-                     namespace, record -> recordBlobs.getOrDefault(record, Map.of()))) {
-            DedupIndex index = store.dedupIndex();
+             SharedServerStores restartable = new SharedServerStores(redis.url(), cluster())) {
+            DedupIndex index = restartable.open(record -> recordBlobs.getOrDefault(record, Map.of())).dedupIndex();
             index.packStored(PACK, 10, early);
             index.commitLayer(digest("early"), new LayerState.Deduplicated(record(early), 10, 10), early.keySet());
             index.keepIntact(digest("late intact"), "damaged");
@@ -289,7 +274,7 @@ class RedisDedupIndexTest extends DedupIndexContract {
 
     private List<String> records() {
         List<String> keys = new ArrayList<>();
-        for (S3Object object : bucket.list(DedupLayerRecords.ROOT)) {
+        for (S3Object object : stores.bucket().list(DedupLayerRecords.ROOT)) {
             keys.add(object.key());
         }
         return keys;
@@ -298,19 +283,6 @@ class RedisDedupIndexTest extends DedupIndexContract {
     private void save(RedisServer.Restartable redis) {
         try (RedisConnection connection = RedisConnection.open(redis.url(), cluster())) {
             assertThat(connection.commands().save()).isEqualTo("OK");
-        }
-    }
-
-    /** As after a Redis restart without persistence: every key of this store's namespace is gone. */
-    private void forgetEverythingInRedis() {
-        try (RedisConnection connection = RedisConnection.open(redisUrl(), cluster())) {
-            RedisClusterCommands<String, String> redis = connection.commands();
-            ScanCursor cursor = ScanCursor.INITIAL;
-            do {
-                KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.matches(namespace + ":*").limit(500));
-                page.getKeys().forEach(redis::del);
-                cursor = page;
-            } while (!cursor.isFinished());
         }
     }
 }
