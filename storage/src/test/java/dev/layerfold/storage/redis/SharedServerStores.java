@@ -58,6 +58,11 @@ final class SharedServerStores implements AutoCloseable {
 
     /** As after a Redis restart without persistence: every key of the namespace is gone. */
     void forgetEverythingInRedis() {
+        forgetEverythingInRedis(redisUrl, cluster, namespace);
+    }
+
+    /** Deletes every key of {@code namespace}, as a Redis restarted without persistence has none. */
+    static void forgetEverythingInRedis(String redisUrl, boolean cluster, String namespace) {
         try (RedisConnection connection = RedisConnection.open(redisUrl, cluster)) {
             RedisClusterCommands<String, String> redis = connection.commands();
             ScanCursor cursor = ScanCursor.INITIAL;
