@@ -334,7 +334,7 @@ final class RedisDedupIndex implements DedupIndex {
             if (indexCommit(layer, committed, distinct, null)) {
                 return true;
             }
-            // A file was forgotten meanwhile: the bucket must not say more than the index.
+            // Not every file is stored (one may have been forgotten since): the bucket must not say more than the index.
             if (prior.isPresent()) {
                 records.put(layer, prior.get());
             } else {
