@@ -3,6 +3,7 @@ package dev.layerfold.storage.redis;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
@@ -45,7 +46,7 @@ import java.util.Optional;
  * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
-public final class RedisMetadataStore extends PartitionedMetadataStore {
+public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -108,6 +109,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
     }
 
     /** The dedup pipeline's work queue, a Redis Stream shared by the workers of every process. */
+    @Override
     public DedupQueue dedupQueue() {
         return dedupQueue;
     }
@@ -116,6 +118,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
      * The dedup pipeline's file index, reference counts and layer states: in Redis, with every layer's
      * state also a record in the bucket, from which it is rebuilt when Redis loses it.
      */
+    @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
     }
