@@ -1,5 +1,7 @@
 package dev.layerfold.server;
 
+import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.redis.RedisConnection;
 import dev.layerfold.storage.redis.RedisMetadataStore;
@@ -114,7 +116,7 @@ public class BackendConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "redis")
-    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket) throws IOException {
+    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket, BlobStore blobs) throws IOException {
         S3Bucket records = bucket.getIfAvailable();
         if (records == null) {
             throw new IllegalStateException("layerfold.storage.metadata=redis keeps its records in the S3 bucket: "
@@ -124,7 +126,9 @@ public class BackendConfiguration {
             throw new IllegalStateException("layerfold.storage.metadata=redis needs layerfold.storage.redis.url "
                     + "(env LAYERFOLD_STORAGE_REDIS_URL), e.g. redis://redis:6379");
         }
-        return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace());
+        StoredFiles layerRecords = new StoredFiles(blobs);
+        return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace(),
+                record -> layerRecords.record(record).files());
     }
 
     /**

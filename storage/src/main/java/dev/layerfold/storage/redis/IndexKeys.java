@@ -33,6 +33,11 @@ final class IndexKeys {
         this.namespace = namespace;
     }
 
+    /** The prefix of every key, checked to be free of hash tags. */
+    String namespace() {
+        return namespace;
+    }
+
     private String repository(RepositoryName repository, String suffix) {
         return namespace + ":{" + repository.value() + "}:" + suffix;
     }

@@ -1,6 +1,10 @@
 package dev.layerfold.storage.redis;
 
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
 import dev.layerfold.storage.metadata.ReferrerIndex;
@@ -42,7 +46,7 @@ import java.util.Optional;
  * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
-public final class RedisMetadataStore extends PartitionedMetadataStore {
+public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -51,6 +55,8 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
     private final RedisTagStore tags;
     private final RedisReferrerIndex referrers;
     private final RedisUploadStates uploads;
+    private final RedisDedupQueue dedupQueue;
+    private final RedisDedupIndex dedupIndex;
 
     /**
      * Opens the store over its own Redis connection (closed with the store) and a bucket owned by the
@@ -59,6 +65,18 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
      * @param namespace prefix of every Redis key, so several registries can share one Redis
      */
     public RedisMetadataStore(RedisConnection connection, S3Bucket bucket, String namespace) throws IOException {
+        this(connection, bucket, namespace, record -> {
+            throw new IOException("the dedup index must be rebuilt from the bucket, which holds deduplicated layers, "
+                    + "but this store was opened without a reader of their layer records (LayerRecordFiles)");
+        });
+    }
+
+    /**
+     * Opens the store as {@link #RedisMetadataStore(RedisConnection, S3Bucket, String)} does, with the
+     * reader of layer records through which the dedup index is rebuilt if Redis loses it.
+     */
+    public RedisMetadataStore(RedisConnection connection, S3Bucket bucket, String namespace,
+                              LayerRecordFiles layerRecordFiles) throws IOException {
         this.connection = connection;
         var redis = connection.commands();
         IndexKeys keys = new IndexKeys(namespace);
@@ -66,12 +84,16 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
         this.leases = new RedisLeases(redis, namespace);
         RecordLocks locks = new RecordLocks(leases);
         Catalog catalog = new Catalog(redis, keys);
-        this.index = new IndexRebuild(redis, keys, records, leases, locks, catalog, new ServerFingerprint(connection),
-                this::reindex);
+        ServerFingerprint servers = new ServerFingerprint(connection);
+        this.index = new IndexRebuild(redis, keys, records, leases, locks, catalog, servers, this::reindex);
         this.repositories = new RedisRepositoryIndex(redis, keys, records, locks, index, catalog);
         this.tags = new RedisTagStore(redis, keys, records, locks, index);
         this.referrers = new RedisReferrerIndex(redis, keys, records, locks, index);
         this.uploads = new RedisUploadStates(redis, keys);
+        DedupKeys dedupKeys = new DedupKeys(keys);
+        this.dedupQueue = new RedisDedupQueue(redis, dedupKeys);
+        this.dedupIndex = new RedisDedupIndex(redis, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
+                layerRecordFiles);
         try {
             index.ensureComplete();
             index.watch(connection.events());
@@ -84,6 +106,21 @@ public final class RedisMetadataStore extends PartitionedMetadataStore {
     /** Leases in the same Redis, for other work only one process may do at a time. */
     public Leases leases() {
         return leases;
+    }
+
+    /** The dedup pipeline's work queue, a Redis Stream shared by the workers of every process. */
+    @Override
+    public DedupQueue dedupQueue() {
+        return dedupQueue;
+    }
+
+    /**
+     * The dedup pipeline's file index, reference counts and layer states: in Redis, with every layer's
+     * state also a record in the bucket, from which it is rebuilt when Redis loses it.
+     */
+    @Override
+    public DedupIndex dedupIndex() {
+        return dedupIndex;
     }
 
     /** Fails unless Redis answers: for health checks. */

@@ -12,10 +12,6 @@ import dev.layerfold.storage.s3.S3Bucket;
 import dev.layerfold.storage.s3.S3Settings;
 import dev.layerfold.storage.testserver.RedisServer;
 import dev.layerfold.storage.testserver.S3Server;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -219,14 +215,6 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
 
     /** As after a Redis restart without persistence: every key of this store's namespace is gone. */
     private void forgetEverythingInRedis() {
-        try (RedisConnection connection = RedisConnection.open(redisUrl(), cluster())) {
-            RedisClusterCommands<String, String> redis = connection.commands();
-            ScanCursor cursor = ScanCursor.INITIAL;
-            do {
-                KeyScanCursor<String> page = redis.scan(cursor, ScanArgs.Builder.matches(namespace + ":*").limit(500));
-                page.getKeys().forEach(redis::del);
-                cursor = page;
-            } while (!cursor.isFinished());
-        }
+        SharedServerStores.forgetEverythingInRedis(redisUrl(), cluster(), namespace);
     }
 }

@@ -1,0 +1,18 @@
+package dev.layerfold.storage.dedup;
+
+import dev.layerfold.storage.Digest;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * Reads the files a layer record names: the seam through which an index kept apart from the bucket
+ * (Redis) is rebuilt from it. The record blob's format belongs to the dedup pipeline; an index only
+ * knows each deduplicated layer's record digest ({@link LayerState.Deduplicated#record()}), and
+ * re-derives file locations and reference counts from what this returns for every such record.
+ */
+@FunctionalInterface
+public interface LayerRecordFiles {
+
+    /** Each file the record {@code record} holds, once, with where it is stored. */
+    Map<Digest, FileLocation> files(Digest record) throws IOException;
+}

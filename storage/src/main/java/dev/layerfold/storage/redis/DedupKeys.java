@@ -1,0 +1,73 @@
+package dev.layerfold.storage.redis;
+
+import dev.layerfold.storage.Digest;
+
+/**
+ * Redis key names of the dedup queue and the dedup index. Each lives under one hash tag, so that its
+ * Lua scripts (a commit changes the reference counts of every file of a layer at once) run on Redis
+ * Cluster: the index is one slot, on one master. The tags start with '#', which no repository name
+ * does, so they never share a slot or a key with a repository (see {@link IndexKeys}).
+ */
+final class DedupKeys {
+
+    private final String queue;
+    private final String index;
+
+    DedupKeys(IndexKeys keys) {
+        this.queue = keys.namespace() + ":{#dedup-queue}:";
+        this.index = keys.namespace() + ":{#dedup}:";
+    }
+
+    /** Stream of waiting and taken tasks, read by one consumer group. */
+    String stream() {
+        return queue + "stream";
+    }
+
+    /** Sorted set: id of each taken entry, scored by when its lease runs out (Redis clock, milliseconds). */
+    String leases() {
+        return queue + "leases";
+    }
+
+    /** Hash: layer digest to the id of its entry, so a layer is queued once. */
+    String queuedLayers() {
+        return queue + "queued";
+    }
+
+    /** Hash: file digest to its location (see RedisDedupIndex). */
+    String files() {
+        return index + "files";
+    }
+
+    /** Hash: file digest to how many deduplicated layers reference it; absent for none. */
+    String references() {
+        return index + "references";
+    }
+
+    /** Hash: layer digest to its state. */
+    String layers() {
+        return index + "layers";
+    }
+
+    /** Hash: running totals of deduplicated layers (count, logical and stored bytes, file references). */
+    String totals() {
+        return index + "totals";
+    }
+
+    /** Hash: reason to how many layers stay intact for it. */
+    String intact() {
+        return index + "intact";
+    }
+
+    /** A worker's claim on a file, expiring by itself. */
+    String claim(Digest file) {
+        return index + "claim:" + file;
+    }
+
+    /**
+     * Present once the index holds every layer record in the bucket, holding the fingerprint of the
+     * servers it was complete on ({@link ServerFingerprint}); every script of the index checks it.
+     */
+    String complete() {
+        return index + "index-complete";
+    }
+}

@@ -1,0 +1,490 @@
+package dev.layerfold.storage.redis;
+
+import static dev.layerfold.storage.redis.RedisCalls.call;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupTotals;
+import dev.layerfold.storage.dedup.FileClaim;
+import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerRecordFiles;
+import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.lease.Leases;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The dedup index in Redis, every key under one hash tag ({@link DedupKeys}) so that each operation
+ * is one Lua script, atomic on Redis Cluster too; a layer's files travel as the script's arguments,
+ * one round trip however many there are.
+ * <ul>
+ *   <li>{@code files}: file digest to {@code <pack> <offset> <length> <size> <stored at>} (Redis clock,
+ *       milliseconds, for {@link #forgetUnreferenced});</li>
+ *   <li>{@code references}: file digest to its count, absent for none;</li>
+ *   <li>{@code layers}: layer digest to its state, as in its bucket record ({@link DedupLayerRecords});</li>
+ *   <li>{@code totals} and {@code intact}: running sums kept by the same scripts, so the totals cost
+ *       one read rather than a scan;</li>
+ *   <li>a key per claimed file, {@code SET ... PX} so a crashed worker's claims expire by themselves.</li>
+ * </ul>
+ *
+ * <p><b>The bucket is the system of record.</b> Layer states are written to the bucket first, under
+ * the layer record's lock ({@link RecordLocks}), then to Redis; releasing deletes the record first.
+ * Every script first checks the index's marker against the servers' fingerprint: if Redis lost the
+ * index (or may have), the script changes nothing and the caller waits for {@link DedupIndexRebuild}
+ * to restore it from the bucket, then runs the script again.
+ */
+final class RedisDedupIndex implements DedupIndex {
+
+    private static final String STALE = "stale";
+    private static final String DEDUPLICATED = "'deduplicated '";
+
+    /** Every script starts with it: KEYS[1] is the marker, ARGV[1] the fingerprint ('' while rebuilding). */
+    private static final String CHECK_MARKER = """
+            if ARGV[1] ~= '' and redis.call('get', KEYS[1]) ~= ARGV[1] then
+              return {'stale'}
+            end
+            """;
+
+    /** KEYS: marker, files. ARGV: fingerprint, file. */
+    private static final RedisScript FILE = new RedisScript(CHECK_MARKER + """
+            return {'ok', redis.call('hget', KEYS[2], ARGV[2])}""");
+
+    /** KEYS: marker, files, the claim of each file. ARGV: fingerprint, worker, ttl in milliseconds, the files. */
+    private static final RedisScript CLAIM = new RedisScript(CHECK_MARKER + """
+            local answers = {'ok'}
+            for i = 4, #ARGV do
+              local location = redis.call('hget', KEYS[2], ARGV[i])
+              if location then
+                answers[#answers + 1] = location
+              else
+                local holder = redis.call('get', KEYS[i - 1])
+                if not holder or holder == ARGV[2] then
+                  redis.call('set', KEYS[i - 1], ARGV[2], 'PX', ARGV[3])
+                  answers[#answers + 1] = 'claimed'
+                else
+                  answers[#answers + 1] = 'busy'
+                end
+              end
+            end
+            return answers""");
+
+    /** KEYS: marker, files, the claim of each file. ARGV: fingerprint, then each file and its location. */
+    private static final RedisScript PACK_STORED = new RedisScript(CHECK_MARKER + """
+            local clock = redis.call('time')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            for i = 2, #ARGV, 2 do
+              redis.call('hsetnx', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. now)
+              redis.call('del', KEYS[2 + i / 2])
+            end
+            return {'ok'}""");
+
+    /** KEYS: marker, layers. ARGV: fingerprint, layer. */
+    private static final RedisScript LAYER = new RedisScript(CHECK_MARKER + """
+            return {'ok', redis.call('hget', KEYS[2], ARGV[2])}""");
+
+    /** Takes a layer's former intact state out of the counts by reason. KEYS[3]: intact counts. */
+    private static final String FORGET_INTACT = """
+            local function forgetIntact(prior)
+              local reason = string.sub(prior, 8)
+              if redis.call('hincrby', KEYS[3], reason, -1) <= 0 then
+                redis.call('hdel', KEYS[3], reason)
+              end
+            end
+            """;
+
+    /** KEYS: marker, layers, intact counts. ARGV: fingerprint, layer, state, reason. */
+    private static final RedisScript KEEP_INTACT = new RedisScript(CHECK_MARKER + FORGET_INTACT + """
+            local prior = redis.call('hget', KEYS[2], ARGV[2])
+            if prior == ARGV[3] or (prior and string.sub(prior, 1, 13) == %s) then
+              return {'ok', 0}
+            end
+            if prior then
+              forgetIntact(prior)
+            end
+            redis.call('hset', KEYS[2], ARGV[2], ARGV[3])
+            redis.call('hincrby', KEYS[3], ARGV[4], 1)
+            return {'ok', 1}""".formatted(DEDUPLICATED));
+
+    /**
+     * KEYS: marker, layers, intact counts, files, references, totals.
+     * ARGV: fingerprint, layer, state, logical size, stored bytes, file count, the distinct files.
+     */
+    private static final RedisScript COMMIT = new RedisScript(CHECK_MARKER + FORGET_INTACT + """
+            local prior = redis.call('hget', KEYS[2], ARGV[2])
+            if prior and string.sub(prior, 1, 13) == %s then
+              return {'ok', 1}
+            end
+            for i = 7, #ARGV do
+              if redis.call('hexists', KEYS[4], ARGV[i]) == 0 then
+                return {'ok', 0}
+              end
+            end
+            for i = 7, #ARGV do
+              redis.call('hincrby', KEYS[5], ARGV[i], 1)
+            end
+            if prior then
+              forgetIntact(prior)
+            end
+            redis.call('hset', KEYS[2], ARGV[2], ARGV[3])
+            redis.call('hincrby', KEYS[6], 'layers', 1)
+            redis.call('hincrby', KEYS[6], 'logical', ARGV[4])
+            redis.call('hincrby', KEYS[6], 'stored', ARGV[5])
+            redis.call('hincrby', KEYS[6], 'references', ARGV[6])
+            return {'ok', 1}""".formatted(DEDUPLICATED));
+
+    /** KEYS: marker, layers, references, totals. ARGV: fingerprint, layer, the distinct files. */
+    private static final RedisScript RELEASE = new RedisScript(CHECK_MARKER + """
+            local prior = redis.call('hget', KEYS[2], ARGV[2])
+            if not prior or string.sub(prior, 1, 13) ~= %s then
+              return {'ok', 0}
+            end
+            local logical, stored, files = string.match(prior, '^deduplicated %%S+ (%%d+) (%%d+) (%%d+)$')
+            for i = 3, #ARGV do
+              if redis.call('hincrby', KEYS[3], ARGV[i], -1) <= 0 then
+                redis.call('hdel', KEYS[3], ARGV[i])
+              end
+            end
+            redis.call('hdel', KEYS[2], ARGV[2])
+            redis.call('hincrby', KEYS[4], 'layers', -1)
+            redis.call('hincrby', KEYS[4], 'logical', 0 - tonumber(logical))
+            redis.call('hincrby', KEYS[4], 'stored', 0 - tonumber(stored))
+            redis.call('hincrby', KEYS[4], 'references', 0 - tonumber(files))
+            return {'ok', 1}""".formatted(DEDUPLICATED));
+
+    /** KEYS: marker, references. ARGV: fingerprint, file. */
+    private static final RedisScript REFERENCES = new RedisScript(CHECK_MARKER + """
+            return {'ok', tonumber(redis.call('hget', KEYS[2], ARGV[2]) or '0')}""");
+
+    /** KEYS: marker, files, references. ARGV: fingerprint, stored-before cutoff, the files. */
+    private static final RedisScript FORGET = new RedisScript(CHECK_MARKER + """
+            local forgotten = {'ok'}
+            for i = 3, #ARGV do
+              local location = redis.call('hget', KEYS[2], ARGV[i])
+              if location and tonumber(redis.call('hget', KEYS[3], ARGV[i]) or '0') <= 0
+                  and tonumber(string.match(location, '(%d+)$')) < tonumber(ARGV[2]) then
+                redis.call('hdel', KEYS[2], ARGV[i])
+                redis.call('hdel', KEYS[3], ARGV[i])
+                forgotten[#forgotten + 1] = ARGV[i]
+              end
+            end
+            return forgotten""");
+
+    /** KEYS: marker, totals, intact counts, files. ARGV: fingerprint. */
+    private static final RedisScript TOTALS = new RedisScript(CHECK_MARKER + """
+            return {'ok', redis.call('hgetall', KEYS[2]), redis.call('hgetall', KEYS[3]), redis.call('hlen', KEYS[4])}""");
+
+    /**
+     * Files per script where files are independent (claims, locations, forgetting): 1,000 take Redis a few
+     * milliseconds. A commit or release takes all of a layer's files in one script, which is what
+     * makes it atomic.
+     */
+    private static final int FILES_PER_BATCH = 1_000;
+
+    /** A rebuild keeps asking for another only if Redis restarts again and again meanwhile. */
+    private static final int ATTEMPTS = 3;
+
+    private final RedisClusterCommands<String, String> redis;
+    private final DedupKeys keys;
+    private final DedupLayerRecords records;
+    private final RecordLocks locks;
+    private final LayerRecordFiles recordFiles;
+    private final DedupIndexRebuild rebuild;
+
+    RedisDedupIndex(RedisClusterCommands<String, String> redis, DedupKeys keys, DedupLayerRecords records,
+                    RecordLocks locks, Leases leases, ServerFingerprint servers, LayerRecordFiles recordFiles) {
+        this.redis = redis;
+        this.keys = keys;
+        this.records = records;
+        this.locks = locks;
+        this.recordFiles = recordFiles;
+        this.rebuild = new DedupIndexRebuild(redis, keys, records, leases, servers, this::restore);
+    }
+
+    @Override
+    public Optional<FileLocation> file(Digest file) throws IOException {
+        List<Object> reply = run("look up file " + file, FILE, List.of(keys.files()), List.of(file.toString()));
+        return Optional.ofNullable((String) reply.get(1)).map(RedisDedupIndex::location);
+    }
+
+    @Override
+    public Map<Digest, FileClaim> claimFiles(Collection<Digest> files, String worker, Duration ttl) throws IOException {
+        Map<Digest, FileClaim> claims = new LinkedHashMap<>();
+        for (List<Digest> batch : batches(List.copyOf(new LinkedHashSet<>(files)))) {
+            List<String> scriptKeys = new ArrayList<>(batch.size() + 1);
+            List<String> args = new ArrayList<>(batch.size() + 2);
+            scriptKeys.add(keys.files());
+            args.add(worker);
+            args.add(Long.toString(Math.max(1, ttl.toMillis())));
+            for (Digest file : batch) {
+                scriptKeys.add(keys.claim(file));
+                args.add(file.toString());
+            }
+            List<Object> reply = run("claim " + batch.size() + " files", CLAIM, scriptKeys, args);
+            for (int i = 0; i < batch.size(); i++) {
+                String answer = (String) reply.get(i + 1);
+                claims.put(batch.get(i), switch (answer) {
+                    case "claimed" -> FileClaim.CLAIMED;
+                    case "busy" -> FileClaim.BUSY;
+                    default -> FileClaim.stored(location(answer));
+                });
+            }
+        }
+        return claims;
+    }
+
+    @Override
+    public void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException {
+        storeLocations("record the files of pack " + pack, files, null);
+    }
+
+    /** Each file's claim and location are its own, so they go in batches: a script blocks all of Redis while it runs. */
+    private void storeLocations(String action, Map<Digest, FileLocation> files, String fingerprint) throws IOException {
+        for (List<Digest> batch : batches(List.copyOf(files.keySet()))) {
+            Map<Digest, FileLocation> part = new LinkedHashMap<>();
+            batch.forEach(file -> part.put(file, files.get(file)));
+            run(action, PACK_STORED, fingerprint, packStoredKeys(part), packStoredArgs(part));
+        }
+    }
+
+    private static <T> List<List<T>> batches(List<T> all) {
+        List<List<T>> batches = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += FILES_PER_BATCH) {
+            batches.add(all.subList(from, Math.min(all.size(), from + FILES_PER_BATCH)));
+        }
+        return batches;
+    }
+
+    private List<String> packStoredKeys(Map<Digest, FileLocation> files) {
+        List<String> scriptKeys = new ArrayList<>(files.size() + 1);
+        scriptKeys.add(keys.files());
+        files.keySet().forEach(file -> scriptKeys.add(keys.claim(file)));
+        return scriptKeys;
+    }
+
+    private static List<String> packStoredArgs(Map<Digest, FileLocation> files) {
+        List<String> args = new ArrayList<>(files.size() * 2);
+        files.forEach((file, location) -> {
+            args.add(file.toString());
+            args.add(location.pack() + " " + location.offset() + " " + location.length() + " " + location.size());
+        });
+        return args;
+    }
+
+    /**
+     * A restore asks this for every pull of a layer, so it does not wait for a rebuild: while the index
+     * is incomplete it reads the layer's record from the bucket, and has the rebuild started.
+     */
+    @Override
+    public Optional<LayerState> layer(Digest layer) throws IOException {
+        Optional<List<Object>> reply = tryRun("look up layer " + layer, LAYER, rebuild.fingerprint(),
+                allKeys(List.of(keys.layers())), List.of(layer.toString()));
+        if (reply.isEmpty()) {
+            rebuild.startInBackground();
+            return records.read(layer).map(DedupLayerRecords.Stored::state);
+        }
+        return Optional.ofNullable((String) reply.get().get(1)).map(DedupLayerRecords::decode)
+                .map(DedupLayerRecords.Stored::state);
+    }
+
+    private Optional<DedupLayerRecords.Stored> stored(Digest layer) throws IOException {
+        List<Object> reply = run("look up layer " + layer, LAYER, List.of(keys.layers()), List.of(layer.toString()));
+        return Optional.ofNullable((String) reply.get(1)).map(DedupLayerRecords::decode);
+    }
+
+    @Override
+    public void keepIntact(Digest layer, String reason) throws IOException {
+        DedupLayerRecords.Stored intact = new DedupLayerRecords.Stored(new LayerState.Intact(reason), 0);
+        locks.holding(DedupLayerRecords.key(layer), () -> {
+            Optional<DedupLayerRecords.Stored> prior = stored(layer);
+            if (prior.isPresent() && (prior.get().state() instanceof LayerState.Deduplicated || prior.get().equals(intact))) {
+                return null;
+            }
+            records.put(layer, intact);
+            indexIntact(layer, intact, null);
+            return null;
+        });
+    }
+
+    /** Runs the intact script; {@code fingerprint} null means check the marker, as every caller but the rebuild does. */
+    private void indexIntact(Digest layer, DedupLayerRecords.Stored intact, String fingerprint) throws IOException {
+        run("record layer " + layer + " as intact", KEEP_INTACT, fingerprint, List.of(keys.layers(), keys.intact()),
+                List.of(layer.toString(), DedupLayerRecords.encode(intact), ((LayerState.Intact) intact.state()).reason()));
+    }
+
+    @Override
+    public boolean commitLayer(Digest layer, LayerState.Deduplicated state, Collection<Digest> files) throws IOException {
+        List<Digest> distinct = List.copyOf(new LinkedHashSet<>(files));
+        DedupLayerRecords.Stored committed = new DedupLayerRecords.Stored(state, distinct.size());
+        return locks.holding(DedupLayerRecords.key(layer), () -> {
+            Optional<DedupLayerRecords.Stored> prior = stored(layer);
+            if (prior.isPresent() && prior.get().state() instanceof LayerState.Deduplicated) {
+                return true;
+            }
+            records.put(layer, committed);
+            if (indexCommit(layer, committed, distinct, null)) {
+                return true;
+            }
+            // Not every file is stored (one may have been forgotten since): the bucket must not say more than the index.
+            if (prior.isPresent()) {
+                records.put(layer, prior.get());
+            } else {
+                records.delete(layer);
+            }
+            return false;
+        });
+    }
+
+    /** Runs the commit script; {@code fingerprint} null means check the marker, as every caller but the rebuild does. */
+    private boolean indexCommit(Digest layer, DedupLayerRecords.Stored committed, Collection<Digest> distinct,
+                                String fingerprint) throws IOException {
+        LayerState.Deduplicated state = (LayerState.Deduplicated) committed.state();
+        List<String> args = new ArrayList<>(distinct.size() + 5);
+        args.add(layer.toString());
+        args.add(DedupLayerRecords.encode(committed));
+        args.add(Long.toString(state.logicalSize()));
+        args.add(Long.toString(state.storedBytes()));
+        args.add(Integer.toString(committed.files()));
+        distinct.forEach(file -> args.add(file.toString()));
+        List<Object> reply = run("commit layer " + layer, COMMIT, fingerprint,
+                List.of(keys.layers(), keys.intact(), keys.files(), keys.references(), keys.totals()), args);
+        return Long.valueOf(1).equals(reply.get(1));
+    }
+
+    @Override
+    public boolean releaseLayer(Digest layer, Collection<Digest> files) throws IOException {
+        List<String> args = new ArrayList<>(files.size() + 1);
+        args.add(layer.toString());
+        new LinkedHashSet<>(files).forEach(file -> args.add(file.toString()));
+        return locks.holding(DedupLayerRecords.key(layer), () -> {
+            boolean recorded = records.read(layer).filter(stored -> stored.state() instanceof LayerState.Deduplicated)
+                    .isPresent();
+            if (recorded) {
+                records.delete(layer);
+            }
+            List<Object> reply = run("release layer " + layer, RELEASE,
+                    List.of(keys.layers(), keys.references(), keys.totals()), args);
+            return recorded || Long.valueOf(1).equals(reply.get(1));
+        });
+    }
+
+    @Override
+    public long references(Digest file) throws IOException {
+        List<Object> reply = run("count references to " + file, REFERENCES, List.of(keys.references()),
+                List.of(file.toString()));
+        return (Long) reply.get(1);
+    }
+
+    @Override
+    public Collection<Digest> forgetUnreferenced(Collection<Digest> files, long storedBeforeMillis) throws IOException {
+        List<Digest> forgotten = new ArrayList<>();
+        for (List<Digest> batch : batches(List.copyOf(new LinkedHashSet<>(files)))) {
+            List<String> args = new ArrayList<>(batch.size() + 1);
+            args.add(Long.toString(storedBeforeMillis));
+            batch.forEach(file -> args.add(file.toString()));
+            List<Object> reply = run("forget unreferenced files", FORGET, List.of(keys.files(), keys.references()), args);
+            reply.subList(1, reply.size()).forEach(file -> forgotten.add(Digest.parse((String) file)));
+        }
+        return forgotten;
+    }
+
+    @Override
+    public DedupTotals totals() throws IOException {
+        List<Object> reply = run("read the dedup totals", TOTALS, List.of(keys.totals(), keys.intact(), keys.files()),
+                List.of());
+        Map<String, Long> totals = pairs((List<?>) reply.get(1));
+        Map<String, Long> intact = new TreeMap<>(pairs((List<?>) reply.get(2)));
+        return new DedupTotals(totals.getOrDefault("layers", 0L), totals.getOrDefault("logical", 0L),
+                totals.getOrDefault("stored", 0L), totals.getOrDefault("references", 0L), (Long) reply.get(3), intact);
+    }
+
+    /**
+     * Applies one layer record to the index during a rebuild (the marker is not checked: it is absent
+     * until the rebuild ends): its files' locations from its record blob, then the layer as committed.
+     */
+    private void restore(String recordKey) throws IOException {
+        Optional<Digest> layer = DedupLayerRecords.layer(recordKey);
+        Optional<DedupLayerRecords.Stored> stored = layer.isPresent() ? records.readKey(recordKey) : Optional.empty();
+        if (stored.isEmpty()) {
+            return;
+        }
+        if (stored.get().state() instanceof LayerState.Deduplicated deduplicated) {
+            Map<Digest, FileLocation> files = recordFiles.files(deduplicated.record());
+            storeLocations("restore the files of layer " + layer.get(), files, "");
+            indexCommit(layer.get(), new DedupLayerRecords.Stored(deduplicated, files.size()), files.keySet(), "");
+        } else {
+            indexIntact(layer.get(), stored.get(), "");
+        }
+    }
+
+    private List<Object> run(String action, RedisScript script, List<String> scriptKeys, List<String> args)
+            throws IOException {
+        return run(action, script, null, scriptKeys, args);
+    }
+
+    /**
+     * Runs a script with the marker first in its keys and {@code fingerprint} (null: the current
+     * servers') first in its arguments; if it finds the index incomplete, waits for the rebuild and
+     * runs it again.
+     */
+    private List<Object> run(String action, RedisScript script, String fingerprint, List<String> scriptKeys,
+                             List<String> args) throws IOException {
+        String[] allKeys = allKeys(scriptKeys);
+        for (int attempt = 1; ; attempt++) {
+            Optional<List<Object>> reply = tryRun(action, script,
+                    fingerprint != null ? fingerprint : rebuild.fingerprint(), allKeys, args);
+            if (reply.isPresent()) {
+                return reply.get();
+            }
+            if (attempt == ATTEMPTS) {
+                throw new IOException("cannot " + action + ": the dedup index was rebuilt " + ATTEMPTS
+                        + " times and Redis still does not hold it (restarting again and again?)");
+            }
+            rebuild.ensureComplete();
+        }
+    }
+
+    /** Runs a script once; empty if it found the index incomplete (and so changed nothing). */
+    private Optional<List<Object>> tryRun(String action, RedisScript script, String fingerprint, String[] allKeys,
+                                          List<String> args) throws IOException {
+        String[] allArgs = new String[args.size() + 1];
+        allArgs[0] = fingerprint;
+        for (int i = 0; i < args.size(); i++) {
+            allArgs[i + 1] = args.get(i);
+        }
+        List<Object> reply = call(action, () -> script.run(redis, ScriptOutputType.MULTI, allKeys, allArgs));
+        return STALE.equals(reply.getFirst()) ? Optional.empty() : Optional.of(reply);
+    }
+
+    private String[] allKeys(List<String> scriptKeys) {
+        String[] allKeys = new String[scriptKeys.size() + 1];
+        allKeys[0] = keys.complete();
+        for (int i = 0; i < scriptKeys.size(); i++) {
+            allKeys[i + 1] = scriptKeys.get(i);
+        }
+        return allKeys;
+    }
+
+    private static FileLocation location(String encoded) {
+        String[] fields = encoded.split(" ");
+        return new FileLocation(Digest.parse(fields[0]), Long.parseLong(fields[1]), Long.parseLong(fields[2]),
+                Long.parseLong(fields[3]));
+    }
+
+    private static Map<String, Long> pairs(List<?> flat) {
+        Map<String, Long> map = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < flat.size(); i += 2) {
+            map.put((String) flat.get(i), Long.parseLong((String) flat.get(i + 1)));
+        }
+        return map;
+    }
+}
