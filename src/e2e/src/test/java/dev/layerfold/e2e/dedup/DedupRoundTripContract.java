@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.e2e.dedup.DedupAdmin.Totals;
 import dev.layerfold.e2e.dedup.DistroImages.Image;
+import dev.layerfold.e2e.distributed.LayerfoldNodes;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The point of the product, end to end: a realistic set of images (a shared distribution, different
  * package sets, build times and producers) pushed with skopeo and crane, deduplicated, and pulled back
- * with both clients, every blob byte-identical. Each backend's test class extends this with the nodes
- * it pushes through and pulls from.
+ * with both clients, every blob byte-identical. Each backend's test class extends this with its storage
+ * and how many processes share it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DedupRoundTripContract {
@@ -24,12 +29,37 @@ abstract class DedupRoundTripContract {
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
 
     private final ImageClients clients = new ImageClients();
+    private LayerfoldNodes nodes;
 
-    /** The node the images are pushed through (and dedup is settled on). */
-    abstract RegistryProcess pushNode();
+    /** The storage properties the nodes run with. */
+    abstract Map<String, String> backend();
 
-    /** The node the images are pulled from: the same node, or another on the same storage. */
-    abstract RegistryProcess pullNode();
+    /**
+     * How many processes share the storage, each running a dedup worker: images are pushed through
+     * the first (and dedup is settled there) and pulled from the last.
+     */
+    abstract int nodeCount();
+
+    @BeforeAll
+    void startNodes(@TempDir Path data) throws InterruptedException {
+        nodes = LayerfoldNodes.start(IntStream.range(0, nodeCount()).mapToObj(i -> data.resolve("node-" + i)).toList(),
+                backend());
+    }
+
+    @AfterAll
+    void stopNodes() throws InterruptedException {
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    private RegistryProcess pushNode() {
+        return nodes.get(0).process();
+    }
+
+    private RegistryProcess pullNode() {
+        return nodes.get(nodes.size() - 1).process();
+    }
 
     @Test
     void sharedDistributionFilesAreStoredOnceAndEveryImagePullsBackByteForByte(@TempDir Path work) throws Exception {

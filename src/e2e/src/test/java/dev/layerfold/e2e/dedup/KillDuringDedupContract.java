@@ -8,6 +8,7 @@ import dev.layerfold.e2e.dedup.DedupAdmin.Totals;
 import dev.layerfold.e2e.dedup.DistroImages.Image;
 import dev.layerfold.e2e.dedup.DistroImages.Layer;
 import dev.layerfold.e2e.distributed.LayerfoldNode;
+import dev.layerfold.e2e.distributed.LayerfoldNodes;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,8 +52,6 @@ abstract class KillDuringDedupContract {
      * every kill is still deduplicated in the end. Each costs a restart, most of this test's time.
      */
     private static final int KILLS = 3;
-    /** About the time one of these layers takes on a busy 2-core machine (one to two seconds). */
-    private static final long MAX_KILL_DELAY_MILLIS = 1_500;
     private static final Duration LAYER_START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(3);
     /** Where a worker spools the layer it is splitting, and where restores spool the layers they rebuild. */
@@ -60,7 +59,7 @@ abstract class KillDuringDedupContract {
     private static final String RESTORE_SCRATCH = "scratch/restore";
 
     private final ImageClients clients = new ImageClients();
-    private final List<LayerfoldNode> nodes = new ArrayList<>();
+    private LayerfoldNodes nodes;
     private DistroImages set;
 
     /** The storage properties the nodes run with. */
@@ -68,6 +67,12 @@ abstract class KillDuringDedupContract {
 
     /** How many processes share the storage (each runs a dedup worker and may be killed). */
     abstract int nodeCount();
+
+    /**
+     * About the time one of the set's layers takes on this backend on a busy 2-core machine: kills come
+     * up to this long after a layer started, so they reach every step of its pipeline.
+     */
+    abstract Duration layerTime();
 
     /** Bytes in the blob store, where the test can count them (the embedded backend's directory). */
     abstract OptionalLong blobStoreBytes(Path dataDir) throws IOException;
@@ -90,13 +95,13 @@ abstract class KillDuringDedupContract {
         }
         Map<String, String> deduplicating = new HashMap<>(storage);
         deduplicating.putAll(QUICK_TAKEOVER);
-        nodes.addAll(LayerfoldNode.startTogether(dataDirs, deduplicating));
+        nodes = LayerfoldNodes.start(dataDirs, deduplicating);
     }
 
     @AfterAll
     void stopNodes() throws InterruptedException {
-        for (LayerfoldNode node : nodes) {
-            node.close();
+        if (nodes != null) {
+            nodes.close();
         }
     }
 
@@ -155,7 +160,7 @@ abstract class KillDuringDedupContract {
             for (int i = 0; i < nodes.size(); i++) {
                 Path scratch = nodes.get(i).process().dataDir().resolve(SCRATCH);
                 if (layerInProgress(scratch)) {
-                    long delay = random.nextLong(MAX_KILL_DELAY_MILLIS);
+                    long delay = random.nextLong(layerTime().toMillis());
                     Thread.sleep(delay); // the kill point: a random moment of this layer's pipeline, or a later layer's
                     nodes.get(i).kill();
                     try (Stream<Path> left = Files.list(scratch)) {

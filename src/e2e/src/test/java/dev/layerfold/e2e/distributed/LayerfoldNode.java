@@ -3,13 +3,9 @@ package dev.layerfold.e2e.distributed;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * One Layerfold process that a test may kill and start again on the same storage (its data directory
@@ -36,43 +32,6 @@ public final class LayerfoldNode implements AutoCloseable {
         LayerfoldNode node = new LayerfoldNode(dataDir, backend);
         node.process = LayerfoldProcess.start(MAX_HEAP, dataDir, LOGS, JVM_OPTIONS, backend);
         return node;
-    }
-
-    /**
-     * Starts one node per data directory on the same {@code backend}, at the same time (start-up is
-     * most of what a multi-node test waits for); if any fails to start, the others are stopped.
-     */
-    public static List<LayerfoldNode> startTogether(List<Path> dataDirs, Map<String, String> backend)
-            throws InterruptedException {
-        List<CompletableFuture<LayerfoldNode>> starting = dataDirs.stream()
-                .map(dir -> CompletableFuture.supplyAsync(() -> startUnchecked(dir, backend))).toList();
-        List<LayerfoldNode> nodes = new ArrayList<>();
-        RuntimeException failure = null;
-        for (CompletableFuture<LayerfoldNode> node : starting) {
-            try {
-                nodes.add(node.join());
-            } catch (CompletionException e) {
-                failure = failure == null ? new IllegalStateException("a node did not start on " + backend, e.getCause()) : failure;
-            }
-        }
-        if (failure != null) {
-            for (LayerfoldNode node : nodes) {
-                node.close();
-            }
-            throw failure;
-        }
-        return nodes;
-    }
-
-    private static LayerfoldNode startUnchecked(Path dataDir, Map<String, String> backend) {
-        try {
-            return start(dataDir, backend);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The running process; a new one (on a new port) after {@link #restart()}. */

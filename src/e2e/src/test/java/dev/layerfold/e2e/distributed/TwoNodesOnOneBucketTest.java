@@ -34,30 +34,23 @@ class TwoNodesOnOneBucketTest {
     private static final List<Long> CHUNK_SIZES = List.of(3L << 20, 7L << 20, 1L << 20, 6L << 20, 5L << 20, 2L << 20);
 
     private final Skopeo skopeo = Skopeo.onPath();
-    private LayerfoldNode first;
-    private LayerfoldNode second;
+    private LayerfoldNodes cluster;
 
     @BeforeAll
     void startTwoNodesOnOneBucketAndOneRedis(@TempDir Path data) throws InterruptedException {
-        List<LayerfoldNode> nodes = LayerfoldNode.startTogether(List.of(data.resolve("first"), data.resolve("second")),
-                Backends.newS3AndRedis());
-        first = nodes.get(0);
-        second = nodes.get(1);
+        cluster = LayerfoldNodes.start(List.of(data.resolve("first"), data.resolve("second")), Backends.newS3AndRedis());
     }
 
     @AfterAll
     void stopNodes() throws InterruptedException {
-        if (first != null) {
-            first.close();
-        }
-        if (second != null) {
-            second.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     @Test
     void skopeoRoundTripOnS3AndRedisKeepsEveryDigest(@TempDir Path work) throws Exception {
-        RegistryProcess node = first.process();
+        RegistryProcess node = cluster.get(0).process();
         OciLayout pushed = multiLayerImage(work.resolve("pushed"), 20);
         String remote = "docker://" + node.hostAndPort() + "/e2e/distributed/one-node:v1";
 
@@ -73,10 +66,10 @@ class TwoNodesOnOneBucketTest {
         OciLayout pushed = multiLayerImage(work.resolve("pushed"), 30);
         String image = "/e2e/distributed/two-nodes:v1";
 
-        skopeo.copy(pushed.skopeoReference("v1"), "docker://" + first.process().hostAndPort() + image,
+        skopeo.copy(pushed.skopeoReference("v1"), "docker://" + cluster.get(0).process().hostAndPort() + image,
                 "--dest-tls-verify=false", "--preserve-digests");
         OciLayout pulled = OciLayout.create(work.resolve("pulled"));
-        String fromSecond = "docker://" + second.process().hostAndPort() + image;
+        String fromSecond = "docker://" + cluster.get(1).process().hostAndPort() + image;
         skopeo.copy(fromSecond, pulled.skopeoReference("v1"), "--src-tls-verify=false", "--preserve-digests");
 
         assertSameImage(pushed, pulled, "v1");
@@ -91,7 +84,7 @@ class TwoNodesOnOneBucketTest {
         long seed = 40;
         long size = CHUNK_SIZES.stream().mapToLong(Long::longValue).sum();
         String digest = Sha256.of(new GeneratedContent(seed, size));
-        List<RegistryProcess> nodes = List.of(first.process(), second.process());
+        List<RegistryProcess> nodes = List.of(cluster.get(0).process(), cluster.get(1).process());
 
         GeneratedContent content = new GeneratedContent(seed, size);
         try (UploadSession upload = UploadSession.open(nodes.get(1).baseUri(), repository)) {
