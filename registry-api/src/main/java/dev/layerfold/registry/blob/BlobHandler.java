@@ -61,9 +61,13 @@ class BlobHandler implements RouteHandler<Route.Blob> {
                 return;
             }
         }
+        // A Range holds only while the client's copy is still this blob (RFC 9110 §13.1.5); our only
+        // validator is the ETag, so a date or another tag in If-Range asks for the whole blob.
+        boolean rangeHolds = request.header("If-Range").map(etag::equals).orElse(true);
         ByteRange range;
         try {
-            range = ByteRange.parse(request.header("Range").orElse(null), size).orElse(new ByteRange(0, size - 1));
+            range = ByteRange.parse(rangeHolds ? request.header("Range").orElse(null) : null, size)
+                    .orElse(new ByteRange(0, size - 1));
         } catch (ByteRange.Unsatisfiable e) {
             response.setStatus(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE.value());
             response.setHeader("Content-Range", "bytes */" + size);
