@@ -47,19 +47,21 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         response.setHeader("Docker-Content-Digest", route.digest().toString());
         response.setHeader("ETag", etag);
         response.setHeader("Accept-Ranges", "bytes");
-        // Content never changes under a digest; clients and proxies may keep it forever.
-        response.setHeader("Cache-Control", "max-age=31536000");
-        if (etag.equals(request.header("If-None-Match").orElse(null))) {
-            response.setStatus(HttpStatus.NOT_MODIFIED.value());
-            return;
-        }
-        if (!request.isHead()) {
+        boolean notModified = etag.equals(request.header("If-None-Match").orElse(null));
+        if (!request.isHead() && !notModified) {
             Optional<URI> direct = blobs.directUrl(route.digest());
             if (direct.isPresent()) {
+                // No Cache-Control: the URL expires long before the content would.
                 response.setStatus(HttpStatus.TEMPORARY_REDIRECT.value());
                 response.setHeader("Location", direct.get().toString());
                 return;
             }
+        }
+        // Content never changes under a digest; clients and proxies may keep it forever.
+        response.setHeader("Cache-Control", "max-age=31536000");
+        if (notModified) {
+            response.setStatus(HttpStatus.NOT_MODIFIED.value());
+            return;
         }
         // A Range holds only while the client's copy is still this blob (RFC 9110 §13.1.5); our only
         // validator is the ETag, so a date or another tag in If-Range asks for the whole blob.
