@@ -21,14 +21,14 @@ import java.util.concurrent.Semaphore;
  * <p>Bytes are copied into a few buffers of this class's own (the caller reuses its buffer), handed to
  * the hashing pool in order, and returned once hashed. When all of them wait to be hashed the caller
  * waits too, so a fast client never makes an upload hold more than {@value #BUFFERS} buffers. The
- * buffers start small and grow as they fill, so a client that sends slowly holds 16 KiB, not 768; each is
+ * buffers start small and grow as they fill, so a client that sends slowly holds 4 KiB, not 768; each is
  * reserved from the {@link MemoryBudget} before it is allocated. Not thread-safe: one request feeds one
  * instance.
  */
 final class HashAhead implements AutoCloseable {
 
     private static final int BUFFER_SIZE = 256 * 1024;
-    private static final int FIRST_BUFFER_SIZE = 16 * 1024;
+    private static final int FIRST_BUFFER_SIZE = 4 * 1024;
     private static final int BUFFERS = 3;
 
     /** Hashing is CPU work: one thread per core serves every upload of the process. */

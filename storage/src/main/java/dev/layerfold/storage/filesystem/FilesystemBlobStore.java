@@ -39,9 +39,9 @@ public final class FilesystemBlobStore implements BlobStore {
 
     /**
      * The first gathering buffer of an append, which grows to {@link #WRITE_BUFFER_SIZE} as it fills: a
-     * client that sends its body slowly (or stalls) then holds 16 KiB of heap, not 256.
+     * client that sends its body slowly (or stalls) then holds 4 KiB of heap, not 256.
      */
-    private static final int FIRST_WRITE_BUFFER_SIZE = 16 * 1024;
+    private static final int FIRST_WRITE_BUFFER_SIZE = 4 * 1024;
 
     private final Path blobs;
     private final Path uploads;
