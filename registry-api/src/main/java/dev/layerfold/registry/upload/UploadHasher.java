@@ -1,5 +1,6 @@
 package dev.layerfold.registry.upload;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
@@ -60,17 +61,19 @@ class UploadHasher {
     private final AtomicLong ticks = new AtomicLong();
 
     private final BlobStore blobs;
+    private final MemoryBudget memory;
     private final boolean resumable;
     private final int maxRunningHashes;
     private final ConcurrentMap<String, HeldHash> running = new ConcurrentHashMap<>();
 
     @Autowired
-    UploadHasher(BlobStore blobs) {
-        this(blobs, MAX_RUNNING_HASHES);
+    UploadHasher(BlobStore blobs, MemoryBudget memory) {
+        this(blobs, memory, MAX_RUNNING_HASHES);
     }
 
-    UploadHasher(BlobStore blobs, int maxRunningHashes) {
+    UploadHasher(BlobStore blobs, MemoryBudget memory, int maxRunningHashes) {
         this.blobs = blobs;
+        this.memory = memory;
         this.resumable = !blobs.canReadUploads();
         this.maxRunningHashes = maxRunningHashes;
     }
@@ -93,7 +96,7 @@ class UploadHasher {
         hashes.add(sha256);
         long newSize;
         HashingInputStream hashing;
-        try (HashAhead hashAhead = new HashAhead(hashes)) {
+        try (HashAhead hashAhead = new HashAhead(hashes, memory)) {
             hashing = new HashingInputStream(data, hashAhead);
             try {
                 newSize = blobs.append(uploadId, hashing);

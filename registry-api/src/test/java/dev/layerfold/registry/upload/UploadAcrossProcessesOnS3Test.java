@@ -3,6 +3,7 @@ package dev.layerfold.registry.upload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * empty running-hash memory, and they share only the bucket and the metadata database.
  */
 class UploadAcrossProcessesOnS3Test {
+
+    private static final MemoryBudget UNLIMITED = new MemoryBudget(Long.MAX_VALUE);
 
     private static final int PART = S3Settings.MINIMUM_PART_SIZE;
     private static final RepositoryName REPOSITORY = RepositoryName.of("library/app");
@@ -130,7 +133,7 @@ class UploadAcrossProcessesOnS3Test {
         S3BlobStore blobs = newStore();
         SqliteMetadataStore metadata = new SqliteMetadataStore(metadataDirectory.resolve("metadata.db"));
         opened.add(metadata);
-        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs));
+        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs, UNLIMITED));
     }
 
     private S3BlobStore newStore() {

@@ -94,6 +94,11 @@ public final class RegistryProcess implements AutoCloseable {
                 "this platform does not report the CPU time of process " + process.pid()));
     }
 
+    /** Whether the process is still running (a registry out of memory exits). */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** The last lines of the process's output, for failure messages. */
     public String logTail() {
         try {
