@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
@@ -36,8 +35,6 @@ class UploadService {
     private final MetadataStore metadata;
     private final UploadHasher hasher;
     private final Clock clock;
-    /** Uploads a request of this process is writing to; the store leaves serialising appends to us. */
-    private final Set<String> writing = ConcurrentHashMap.newKeySet();
 
     UploadService(BlobStore blobs, MetadataStore metadata, UploadHasher hasher) {
         this.blobs = blobs;
@@ -48,11 +45,16 @@ class UploadService {
 
     /** Opens an empty upload session for the repository and returns its id. */
     String start(RepositoryName repository) throws IOException {
+        return open(repository).id();
+    }
+
+    private UploadState open(RepositoryName repository) throws IOException {
         String id = UUID.randomUUID().toString();
         blobs.startUpload(id);
         var now = clock.instant();
-        metadata.createUpload(new UploadState(id, repository, 0, new byte[0], now, now));
-        return id;
+        UploadState state = new UploadState(id, repository, 0, new byte[0], now, now);
+        metadata.createUpload(state);
+        return state;
     }
 
     /** Bytes received so far. */
@@ -67,14 +69,17 @@ class UploadService {
      */
     long append(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
             throws IOException {
-        UploadState state = requireUpload(repository, uploadId);
-        claim(repository, uploadId);
+        UploadState state = claim(repository, uploadId);
+        boolean advanced = false;
         try {
             UploadHasher.Appended appended = appendChunk(state, range, body, Set.of());
             recordProgress(state, appended);
+            advanced = true;
             return appended.size();
         } finally {
-            writing.remove(uploadId);
+            if (!advanced) {
+                metadata.releaseUpload(uploadId);
+            }
         }
     }
 
@@ -85,45 +90,51 @@ class UploadService {
      */
     Digest complete(RepositoryName repository, String uploadId, List<Digest> expected,
                     Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
-        UploadState state = requireUpload(repository, uploadId);
-        claim(repository, uploadId);
+        UploadState state = claim(repository, uploadId);
         try {
-            long size = finalChunk.isPresent()
-                    ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
-                    : blobs.uploadSize(uploadId);
-            for (Digest digest : expected) {
-                Digest actual = verifiableDigest(state, size, digest.algorithm());
-                if (!actual.equals(digest)) {
-                    discard(uploadId);
-                    throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
-                                    + actual + ", not " + digest + "; the upload was discarded, push the blob again",
-                            Map.of("expected", digest.toString(), "actual", actual.toString()));
-                }
-            }
-            Digest digest = expected.getFirst();
-            blobs.publish(uploadId, digest);
-            metadata.linkBlob(repository, digest);
-            metadata.deleteUpload(uploadId);
-            hasher.forget(uploadId);
-            return digest;
+            return close(state, expected, range, finalChunk);
         } finally {
-            writing.remove(uploadId);
+            metadata.releaseUpload(uploadId); // a no-op once the upload is published or discarded
         }
     }
 
-    /** A whole blob in one request: a session that lives only as long as the request. */
+    /** A whole blob in one request: a session that lives only as long as the request, known to no one else. */
     Digest pushWhole(RepositoryName repository, Digest expected, InputStream body) throws IOException {
-        String uploadId = start(repository);
+        UploadState state = open(repository);
         boolean published = false;
         try {
-            Digest digest = complete(repository, uploadId, List.of(expected), Optional.empty(), Optional.of(body));
+            Digest digest = close(state, List.of(expected), Optional.empty(), Optional.of(body));
             published = true;
             return digest;
         } finally {
             if (!published) {
-                discard(uploadId);
+                discard(state.id());
             }
         }
+    }
+
+    /** Closes an upload this request alone writes (claimed, or never shown to a client). */
+    private Digest close(UploadState state, List<Digest> expected, Optional<ContentRange> range,
+                         Optional<InputStream> finalChunk) throws IOException {
+        String uploadId = state.id();
+        long size = finalChunk.isPresent()
+                ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
+                : blobs.uploadSize(uploadId);
+        for (Digest digest : expected) {
+            Digest actual = verifiableDigest(state, size, digest.algorithm());
+            if (!actual.equals(digest)) {
+                discard(uploadId);
+                throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
+                                + actual + ", not " + digest + "; the upload was discarded, push the blob again",
+                        Map.of("expected", digest.toString(), "actual", actual.toString()));
+            }
+        }
+        Digest digest = expected.getFirst();
+        blobs.publish(uploadId, digest);
+        metadata.linkBlob(state.repository(), digest);
+        metadata.deleteUpload(uploadId);
+        hasher.forget(uploadId);
+        return digest;
     }
 
     void cancel(RepositoryName repository, String uploadId) throws IOException {
@@ -145,19 +156,15 @@ class UploadService {
 
     /**
      * Records the new size with the hash state covering it (which lets another process continue the
-     * upload) and, above all, the time: an upload whose state looks idle is cleaned up.
-     * The stored size may lag the bytes (a crash between append and this update), so a refused
-     * compare-and-set is retried once against the state as it is now.
+     * upload) and, above all, the time: an upload whose state looks idle is cleaned up. This request
+     * holds the claim taken at {@code state}'s size, so the compare-and-set fails only if the upload
+     * was cancelled or swept meanwhile.
      */
     private void recordProgress(UploadState state, UploadHasher.Appended appended) throws IOException {
-        UploadState expected = state;
-        for (int attempt = 0; attempt < 2; attempt++) {
-            var next = new UploadState(state.id(), state.repository(), appended.size(), appended.hashState(),
-                    state.startedAt(), clock.instant());
-            if (metadata.advanceUpload(next, expected.size())) {
-                return;
-            }
-            expected = metadata.upload(state.id()).orElseThrow(() -> unknownUpload(state.repository(), state.id()));
+        var next = new UploadState(state.id(), state.repository(), appended.size(), appended.hashState(),
+                state.startedAt(), clock.instant());
+        if (!metadata.advanceUpload(next, state.size())) {
+            throw unknownUpload(state.repository(), state.id());
         }
     }
 
@@ -198,11 +205,20 @@ class UploadService {
                 .orElseThrow(() -> unknownUpload(repository, uploadId));
     }
 
-    private void claim(RepositoryName repository, String uploadId) throws IOException {
-        if (!writing.add(uploadId)) {
-            throw outOfOrder(repository, uploadId, blobs.uploadSize(uploadId),
-                    "another request is still writing to this upload; wait for it to finish, then continue from the Range");
+    /**
+     * Makes this request the upload's only writer, across every registry process: on S3 the running
+     * hash is saved beside the bytes by whoever appends, and two appends at once could leave one's
+     * hash beside the other's bytes, which would then be published under a digest that is not theirs.
+     */
+    private UploadState claim(RepositoryName repository, String uploadId) throws IOException {
+        UploadState state = requireUpload(repository, uploadId);
+        if (!metadata.claimUpload(uploadId, state.size(), clock.instant())) {
+            requireUpload(repository, uploadId);
+            throw outOfOrder(repository, uploadId, blobs.uploadSize(uploadId), "another request is writing to this upload;"
+                    + " wait for it to finish, then continue from the Range (if that request's registry process stopped,"
+                    + " the upload takes no more bytes: push the blob again in a new upload)");
         }
+        return state;
     }
 
     private void discard(String uploadId) throws IOException {

@@ -13,7 +13,8 @@ import java.sql.Statement;
  */
 final class SqliteSchema {
 
-    static final int VERSION = 1;
+    /** 2 added {@code uploads.writing}; a version-1 file is migrated when opened. */
+    static final int VERSION = 2;
 
     private static final String DDL = """
             CREATE TABLE IF NOT EXISTS repositories (
@@ -64,7 +65,8 @@ final class SqliteSchema {
               size INTEGER NOT NULL,
               hash_state BLOB NOT NULL,
               started_at_millis INTEGER NOT NULL,
-              updated_at_millis INTEGER NOT NULL
+              updated_at_millis INTEGER NOT NULL,
+              writing INTEGER NOT NULL DEFAULT 0
             );
             CREATE INDEX IF NOT EXISTS uploads_by_update ON uploads (updated_at_millis);
             """;
@@ -87,6 +89,9 @@ final class SqliteSchema {
                     if (!ddl.isBlank()) {
                         statement.executeUpdate(ddl);
                     }
+                }
+                if (found == 1) {
+                    statement.executeUpdate("ALTER TABLE uploads ADD COLUMN writing INTEGER NOT NULL DEFAULT 0");
                 }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");

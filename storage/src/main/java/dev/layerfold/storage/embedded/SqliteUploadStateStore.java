@@ -56,10 +56,33 @@ final class SqliteUploadStateStore implements UploadStateStore {
     }
 
     @Override
+    public boolean claimUpload(String uploadId, long expectedSize, Instant now) throws IOException {
+        return db.write(c -> {
+            try (PreparedStatement update = c.prepareStatement(
+                    "UPDATE uploads SET writing = 1, updated_at_millis = ? WHERE id = ? AND size = ? AND writing = 0")) {
+                update.setLong(1, now.toEpochMilli());
+                update.setString(2, uploadId);
+                update.setLong(3, expectedSize);
+                return update.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public void releaseUpload(String uploadId) throws IOException {
+        db.write(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE uploads SET writing = 0 WHERE id = ?")) {
+                update.setString(1, uploadId);
+                return update.executeUpdate();
+            }
+        });
+    }
+
+    @Override
     public boolean advanceUpload(UploadState next, long expectedSize) throws IOException {
         return db.write(c -> {
             try (PreparedStatement update = c.prepareStatement(
-                    "UPDATE uploads SET size = ?, hash_state = ?, updated_at_millis = ? WHERE id = ? AND size = ?")) {
+                    "UPDATE uploads SET size = ?, hash_state = ?, updated_at_millis = ?, writing = 0 WHERE id = ? AND size = ?")) {
                 update.setLong(1, next.size());
                 update.setBytes(2, next.hashState());
                 update.setLong(3, next.updatedAt().toEpochMilli());

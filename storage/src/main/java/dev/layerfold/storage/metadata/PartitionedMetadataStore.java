@@ -108,6 +108,16 @@ public abstract class PartitionedMetadataStore implements MetadataStore {
     }
 
     @Override
+    public boolean claimUpload(String uploadId, long expectedSize, Instant now) throws IOException {
+        return uploadStateStore().claimUpload(uploadId, expectedSize, now);
+    }
+
+    @Override
+    public void releaseUpload(String uploadId) throws IOException {
+        uploadStateStore().releaseUpload(uploadId);
+    }
+
+    @Override
     public boolean advanceUpload(UploadState next, long expectedSize) throws IOException {
         return uploadStateStore().advanceUpload(next, expectedSize);
     }

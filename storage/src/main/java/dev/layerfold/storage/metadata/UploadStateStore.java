@@ -17,8 +17,25 @@ public interface UploadStateStore {
     Optional<UploadState> upload(String uploadId) throws IOException;
 
     /**
-     * Replaces the state only if the stored one still has {@code expectedSize} bytes, so two requests
-     * racing on one upload cannot both advance it. Returns false if the upload is gone or moved on.
+     * Marks the upload as being written by one request, if it still holds {@code expectedSize} bytes
+     * and no other request has marked it, and counts that as activity ({@code updatedAt = now}).
+     * Returns false if the upload is gone, moved on, or marked. Of requests racing on one upload, in
+     * one process or many, exactly one may write it: on a store that keeps the running hash with the
+     * upload's state, two writers could otherwise leave one's hash beside the other's bytes.
+     *
+     * <p>{@link #advanceUpload} and {@link #releaseUpload} clear the mark. A request whose process
+     * dies keeps it: the upload takes no more bytes (its client pushes the blob again) and is swept
+     * once idle.
+     */
+    boolean claimUpload(String uploadId, long expectedSize, Instant now) throws IOException;
+
+    /** Clears the mark of {@link #claimUpload} after a request failed before advancing the upload. */
+    void releaseUpload(String uploadId) throws IOException;
+
+    /**
+     * Replaces the state and clears the mark of {@link #claimUpload}, only if the stored state still
+     * has {@code expectedSize} bytes, so two requests racing on one upload cannot both advance it.
+     * Returns false if the upload is gone or moved on.
      */
     boolean advanceUpload(UploadState next, long expectedSize) throws IOException;
 

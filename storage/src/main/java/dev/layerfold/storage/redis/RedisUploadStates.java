@@ -28,9 +28,18 @@ final class RedisUploadStates implements UploadStateStore {
                        'started', ARGV[4], 'updated', ARGV[5])
             redis.call('zadd', KEYS[2], ARGV[5], ARGV[6])
             return 1""");
+    /** Marks the upload as written by one request; a hash without the field (written before) is unmarked. */
+    private static final RedisScript CLAIM = new RedisScript("""
+            if redis.call('hget', KEYS[1], 'size') ~= ARGV[1] or redis.call('hexists', KEYS[1], 'writing') == 1 then
+              return 0
+            end
+            redis.call('hset', KEYS[1], 'writing', '1', 'updated', ARGV[2])
+            redis.call('zadd', KEYS[2], ARGV[2], ARGV[3])
+            return 1""");
     /** Compare-and-set on the size: of two requests racing on one upload, one advances it. */
     private static final RedisScript ADVANCE = new RedisScript("""
             if redis.call('hget', KEYS[1], 'size') ~= ARGV[1] then return 0 end
+            redis.call('hdel', KEYS[1], 'writing')
             redis.call('hset', KEYS[1], 'size', ARGV[2], 'hash', ARGV[3], 'updated', ARGV[4])
             redis.call('zadd', KEYS[2], ARGV[4], ARGV[5])
             return 1""");
@@ -67,6 +76,17 @@ final class RedisUploadStates implements UploadStateStore {
                 Long.parseLong(fields.get("size")), Base64.getDecoder().decode(fields.get("hash")),
                 Instant.ofEpochMilli(Long.parseLong(fields.get("started"))),
                 Instant.ofEpochMilli(Long.parseLong(fields.get("updated")))));
+    }
+
+    @Override
+    public boolean claimUpload(String uploadId, long expectedSize, Instant now) throws IOException {
+        return call("claim upload " + uploadId, () -> CLAIM.returnsTrue(redis, keys(uploadId),
+                Long.toString(expectedSize), millis(now), uploadId));
+    }
+
+    @Override
+    public void releaseUpload(String uploadId) throws IOException {
+        call("release upload " + uploadId, () -> redis.hdel(keys.upload(uploadId), "writing"));
     }
 
     @Override

@@ -40,6 +40,28 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
     }
 
     @Test
+    void aVersionOneFileIsMigratedAndItsUploadsStillRead() throws Exception {
+        Path db = dir.resolve("version-1.db");
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("""
+                    CREATE TABLE uploads (id TEXT PRIMARY KEY, repository TEXT NOT NULL, size INTEGER NOT NULL,
+                      hash_state BLOB NOT NULL, started_at_millis INTEGER NOT NULL, updated_at_millis INTEGER NOT NULL)""");
+            statement.executeUpdate("INSERT INTO uploads VALUES ('old', 'library/alpine', 7, x'0102', 1000, 2000)");
+            statement.executeUpdate("PRAGMA user_version = 1");
+        }
+
+        try (MetadataStore store = new SqliteMetadataStore(db)) {
+            UploadState old = store.upload("old").orElseThrow();
+            assertThat(old.size()).isEqualTo(7);
+            assertThat(old.hashState()).containsExactly(1, 2);
+            assertThat(old.updatedAt()).isEqualTo(Instant.ofEpochMilli(2000));
+            assertThat(store.claimUpload("old", 7, Instant.ofEpochMilli(3000))).isTrue();
+            assertThat(store.claimUpload("old", 7, Instant.ofEpochMilli(3000))).isFalse();
+        }
+    }
+
+    @Test
     void tagsAcknowledgedBeforeAKillDashNineAreThereAfterReopening() throws Exception {
         Path db = dir.resolve("killed.db");
 

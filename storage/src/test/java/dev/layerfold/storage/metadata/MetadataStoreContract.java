@@ -364,6 +364,56 @@ public abstract class MetadataStoreContract {
     }
 
     @Test
+    void aClaimedUploadCanBeClaimedAgainOnlyAfterItAdvancesOrIsReleased() throws Exception {
+        UploadState start = upload("upload-1", T0);
+        store.createUpload(start);
+
+        assertThat(store.claimUpload("upload-1", 0, T0.plusSeconds(1))).isTrue();
+        assertThat(store.upload("upload-1").orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(1));
+        assertThat(store.claimUpload("upload-1", 0, T0.plusSeconds(2))).as("claimed twice").isFalse();
+
+        assertThat(store.advanceUpload(start.advancedBy(100, new byte[] {4}, T0.plusSeconds(3)), 0)).isTrue();
+        assertThat(store.claimUpload("upload-1", 0, T0.plusSeconds(4))).as("claimed at a size it left").isFalse();
+        assertThat(store.claimUpload("upload-1", 100, T0.plusSeconds(4))).isTrue();
+
+        store.releaseUpload("upload-1");
+        assertThat(store.claimUpload("upload-1", 100, T0.plusSeconds(5))).isTrue();
+        assertThat(store.upload("upload-1").orElseThrow().size()).isEqualTo(100);
+    }
+
+    @Test
+    void claimingOrReleasingAMissingUploadChangesNothing() throws Exception {
+        assertThat(store.claimUpload("missing", 0, T0)).isFalse();
+        store.releaseUpload("missing");
+        assertThat(store.upload("missing")).isEmpty();
+    }
+
+    @Test
+    @Timeout(30)
+    void ofRequestsRacingToClaimOneUploadExactlyOneGetsIt() throws Exception {
+        int racers = 8;
+        for (int round = 0; round < 5; round++) {
+            String id = "claim-race-" + round;
+            store.createUpload(upload(id, T0));
+            CyclicBarrier barrier = new CyclicBarrier(racers);
+            List<Future<Boolean>> attempts = new ArrayList<>();
+            try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
+                for (int i = 0; i < racers; i++) {
+                    attempts.add(threads.submit(() -> {
+                        barrier.await();
+                        return store.claimUpload(id, 0, T0.plusSeconds(1));
+                    }));
+                }
+            }
+            int winners = 0;
+            for (Future<Boolean> attempt : attempts) {
+                winners += attempt.get() ? 1 : 0;
+            }
+            assertThat(winners).isEqualTo(1);
+        }
+    }
+
+    @Test
     void deleteUploadSaysWhetherItExisted() throws Exception {
         store.createUpload(upload("upload-1", T0));
 
