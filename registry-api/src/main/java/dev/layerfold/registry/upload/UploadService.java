@@ -10,6 +10,7 @@ import dev.layerfold.storage.metadata.UploadState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
@@ -34,13 +36,20 @@ class UploadService {
     private final BlobStore blobs;
     private final MetadataStore metadata;
     private final UploadHasher hasher;
+    private final UploadClaims claims;
     private final Clock clock;
 
+    @Autowired
     UploadService(BlobStore blobs, MetadataStore metadata, UploadHasher hasher) {
+        this(blobs, metadata, hasher, UploadClaims.LIFETIME);
+    }
+
+    UploadService(BlobStore blobs, MetadataStore metadata, UploadHasher hasher, Duration claimLifetime) {
         this.blobs = blobs;
         this.metadata = metadata;
         this.hasher = hasher;
         this.clock = Clock.systemUTC();
+        this.claims = new UploadClaims(metadata, claimLifetime, clock);
     }
 
     /** Opens an empty upload session for the repository and returns its id. */
@@ -69,17 +78,10 @@ class UploadService {
      */
     long append(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
             throws IOException {
-        UploadState state = claim(repository, uploadId);
-        boolean advanced = false;
-        try {
-            UploadHasher.Appended appended = appendChunk(state, range, body, Set.of());
-            recordProgress(state, appended);
-            advanced = true;
+        try (UploadClaims.Claim claim = claim(repository, uploadId)) {
+            UploadHasher.Appended appended = appendChunk(claim.state(), range, body, Set.of());
+            recordProgress(claim, appended);
             return appended.size();
-        } finally {
-            if (!advanced) {
-                metadata.releaseUpload(uploadId);
-            }
         }
     }
 
@@ -90,11 +92,8 @@ class UploadService {
      */
     Digest complete(RepositoryName repository, String uploadId, List<Digest> expected,
                     Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
-        UploadState state = claim(repository, uploadId);
-        try {
-            return close(state, expected, range, finalChunk);
-        } finally {
-            metadata.releaseUpload(uploadId); // a no-op once the upload is published or discarded
+        try (UploadClaims.Claim claim = claim(repository, uploadId)) {
+            return close(claim.state(), Optional.of(claim), expected, range, finalChunk);
         }
     }
 
@@ -103,7 +102,7 @@ class UploadService {
         UploadState state = open(repository);
         boolean published = false;
         try {
-            Digest digest = close(state, List.of(expected), Optional.empty(), Optional.of(body));
+            Digest digest = close(state, Optional.empty(), List.of(expected), Optional.empty(), Optional.of(body));
             published = true;
             return digest;
         } finally {
@@ -113,9 +112,9 @@ class UploadService {
         }
     }
 
-    /** Closes an upload this request alone writes (claimed, or never shown to a client). */
-    private Digest close(UploadState state, List<Digest> expected, Optional<ContentRange> range,
-                         Optional<InputStream> finalChunk) throws IOException {
+    /** Closes an upload this request alone writes: claimed, or never shown to a client. */
+    private Digest close(UploadState state, Optional<UploadClaims.Claim> claim, List<Digest> expected,
+                         Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
         String uploadId = state.id();
         long size = finalChunk.isPresent()
                 ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
@@ -130,6 +129,9 @@ class UploadService {
             }
         }
         Digest digest = expected.getFirst();
+        if (claim.isPresent() && !claim.get().stillHeld()) {
+            throw claimedElsewhere(state.repository(), uploadId);
+        }
         blobs.publish(uploadId, digest);
         metadata.linkBlob(state.repository(), digest);
         metadata.deleteUpload(uploadId);
@@ -156,15 +158,16 @@ class UploadService {
 
     /**
      * Records the new size with the hash state covering it (which lets another process continue the
-     * upload) and, above all, the time: an upload whose state looks idle is cleaned up. This request
-     * holds the claim taken at {@code state}'s size, so the compare-and-set fails only if the upload
-     * was cancelled or swept meanwhile.
+     * upload) and, above all, the time: an upload whose state looks idle is cleaned up. The
+     * compare-and-set fails only if the upload was cancelled, swept, or its claim lapsed and was taken.
      */
-    private void recordProgress(UploadState state, UploadHasher.Appended appended) throws IOException {
+    private void recordProgress(UploadClaims.Claim claim, UploadHasher.Appended appended) throws IOException {
+        UploadState state = claim.state();
         var next = new UploadState(state.id(), state.repository(), appended.size(), appended.hashState(),
                 state.startedAt(), clock.instant());
-        if (!metadata.advanceUpload(next, state.size())) {
-            throw unknownUpload(state.repository(), state.id());
+        if (!metadata.advanceUpload(next, state.size(), claim.token())) {
+            requireUpload(state.repository(), state.id());
+            throw claimedElsewhere(state.repository(), state.id());
         }
     }
 
@@ -205,20 +208,18 @@ class UploadService {
                 .orElseThrow(() -> unknownUpload(repository, uploadId));
     }
 
-    /**
-     * Makes this request the upload's only writer, across every registry process: on S3 the running
-     * hash is saved beside the bytes by whoever appends, and two appends at once could leave one's
-     * hash beside the other's bytes, which would then be published under a digest that is not theirs.
-     */
-    private UploadState claim(RepositoryName repository, String uploadId) throws IOException {
-        UploadState state = requireUpload(repository, uploadId);
-        if (!metadata.claimUpload(uploadId, state.size(), clock.instant())) {
-            requireUpload(repository, uploadId);
-            throw outOfOrder(repository, uploadId, blobs.uploadSize(uploadId), "another request is writing to this upload;"
-                    + " wait for it to finish, then continue from the Range (if that request's registry process stopped,"
-                    + " the upload takes no more bytes: push the blob again in a new upload)");
+    /** Makes this request the upload's only writer, across every registry process (see {@link UploadClaims}). */
+    private UploadClaims.Claim claim(RepositoryName repository, String uploadId) throws IOException {
+        Optional<UploadClaims.Claim> claim = claims.claim(() -> requireUpload(repository, uploadId));
+        if (claim.isEmpty()) {
+            throw claimedElsewhere(repository, uploadId);
         }
-        return state;
+        return claim.get();
+    }
+
+    private RegistryException claimedElsewhere(RepositoryName repository, String uploadId) throws IOException {
+        return outOfOrder(repository, uploadId, blobs.uploadSize(uploadId), "another request is writing to this upload;"
+                + " wait for it to finish, then continue from the Range");
     }
 
     private void discard(String uploadId) throws IOException {

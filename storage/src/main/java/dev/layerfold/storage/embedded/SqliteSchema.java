@@ -13,7 +13,7 @@ import java.sql.Statement;
  */
 final class SqliteSchema {
 
-    /** 2 added {@code uploads.writing}; a version-1 file is migrated when opened. */
+    /** 2 added the claims on uploads; a version-1 file is migrated when opened. */
     static final int VERSION = 2;
 
     private static final String DDL = """
@@ -66,7 +66,8 @@ final class SqliteSchema {
               hash_state BLOB NOT NULL,
               started_at_millis INTEGER NOT NULL,
               updated_at_millis INTEGER NOT NULL,
-              writing INTEGER NOT NULL DEFAULT 0
+              claim TEXT,
+              claim_renewed_millis INTEGER NOT NULL DEFAULT 0
             );
             CREATE INDEX IF NOT EXISTS uploads_by_update ON uploads (updated_at_millis);
             """;
@@ -91,7 +92,8 @@ final class SqliteSchema {
                     }
                 }
                 if (found == 1) {
-                    statement.executeUpdate("ALTER TABLE uploads ADD COLUMN writing INTEGER NOT NULL DEFAULT 0");
+                    statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim TEXT");
+                    statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim_renewed_millis INTEGER NOT NULL DEFAULT 0");
                 }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");

@@ -17,27 +17,28 @@ public interface UploadStateStore {
     Optional<UploadState> upload(String uploadId) throws IOException;
 
     /**
-     * Marks the upload as being written by one request, if it still holds {@code expectedSize} bytes
-     * and no other request has marked it, and counts that as activity ({@code updatedAt = now}).
-     * Returns false if the upload is gone, moved on, or marked. Of requests racing on one upload, in
-     * one process or many, exactly one may write it: on a store that keeps the running hash with the
-     * upload's state, two writers could otherwise leave one's hash beside the other's bytes.
-     *
-     * <p>{@link #advanceUpload} and {@link #releaseUpload} clear the mark. A request whose process
-     * dies keeps it: the upload takes no more bytes (its client pushes the blob again) and is swept
-     * once idle.
+     * Makes {@code claim} (a token unique to one request) the upload's only writer, if the upload still
+     * holds {@code expectedSize} bytes and no other claim on it was renewed at or after
+     * {@code expiredBefore}; counts as activity ({@code updatedAt = now}). Returns false otherwise.
+     * Of requests racing on one upload, in one process or many, one at a time may write it: on a
+     * store that keeps the running hash with the upload's state, two writers could otherwise leave
+     * one's hash beside the other's bytes. A claim whose holder died expires, so its client can resume.
      */
-    boolean claimUpload(String uploadId, long expectedSize, Instant now) throws IOException;
+    boolean claimUpload(String uploadId, long expectedSize, String claim, Instant now, Instant expiredBefore)
+            throws IOException;
 
-    /** Clears the mark of {@link #claimUpload} after a request failed before advancing the upload. */
-    void releaseUpload(String uploadId) throws IOException;
+    /** Keeps {@code claim} alive; false if the upload is gone or another request has taken it over. */
+    boolean renewClaim(String uploadId, String claim, Instant now) throws IOException;
+
+    /** Drops {@code claim} after its request failed before advancing the upload; other claims stay. */
+    void releaseUpload(String uploadId, String claim) throws IOException;
 
     /**
-     * Replaces the state and clears the mark of {@link #claimUpload}, only if the stored state still
-     * has {@code expectedSize} bytes, so two requests racing on one upload cannot both advance it.
-     * Returns false if the upload is gone or moved on.
+     * Replaces the state and drops the claim, only if the stored state still has {@code expectedSize}
+     * bytes and is held by {@code claim} ({@code null}: by no one), so two requests racing on one
+     * upload cannot both advance it. Returns false if the upload is gone, moved on or taken over.
      */
-    boolean advanceUpload(UploadState next, long expectedSize) throws IOException;
+    boolean advanceUpload(UploadState next, long expectedSize, String claim) throws IOException;
 
     /** Returns false if the upload did not exist. */
     boolean deleteUpload(String uploadId) throws IOException;

@@ -56,8 +56,8 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
             assertThat(old.size()).isEqualTo(7);
             assertThat(old.hashState()).containsExactly(1, 2);
             assertThat(old.updatedAt()).isEqualTo(Instant.ofEpochMilli(2000));
-            assertThat(store.claimUpload("old", 7, Instant.ofEpochMilli(3000))).isTrue();
-            assertThat(store.claimUpload("old", 7, Instant.ofEpochMilli(3000))).isFalse();
+            assertThat(store.claimUpload("old", 7, "a", Instant.ofEpochMilli(3000), Instant.ofEpochMilli(0))).isTrue();
+            assertThat(store.claimUpload("old", 7, "b", Instant.ofEpochMilli(3000), Instant.ofEpochMilli(0))).isFalse();
         }
     }
 
@@ -86,11 +86,11 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
                 try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
                     Future<Boolean> mine = threads.submit(() -> {
                         barrier.await();
-                        return store.advanceUpload(start.advancedBy(1, new byte[0], now), 0);
+                        return store.advanceUpload(start.advancedBy(1, new byte[0], now), 0, null);
                     });
                     Future<Boolean> theirs = threads.submit(() -> {
                         barrier.await();
-                        return other.advanceUpload(start.advancedBy(2, new byte[0], now), 0);
+                        return other.advanceUpload(start.advancedBy(2, new byte[0], now), 0, null);
                     });
                     assertThat(mine.get() ^ theirs.get()).as("exactly one of the two stores advanced the upload").isTrue();
                 }

@@ -317,17 +317,17 @@ public abstract class MetadataStoreContract {
         store.createUpload(start);
         UploadState next = start.advancedBy(100, new byte[] {4, 5, 6}, T0.plusSeconds(1));
 
-        assertThat(store.advanceUpload(next, 0)).isTrue();
+        assertThat(store.advanceUpload(next, 0, null)).isTrue();
         assertUpload(store.upload("upload-1").orElseThrow(), next);
 
         UploadState stale = start.advancedBy(50, new byte[] {7}, T0.plusSeconds(2));
-        assertThat(store.advanceUpload(stale, 0)).isFalse();
+        assertThat(store.advanceUpload(stale, 0, null)).isFalse();
         assertUpload(store.upload("upload-1").orElseThrow(), next);
     }
 
     @Test
     void advancingAMissingUploadFails() throws Exception {
-        assertThat(store.advanceUpload(upload("missing", T0).advancedBy(1, new byte[0], T0), 0)).isFalse();
+        assertThat(store.advanceUpload(upload("missing", T0).advancedBy(1, new byte[0], T0), 0, null)).isFalse();
         assertThat(store.upload("missing")).isEmpty();
     }
 
@@ -345,7 +345,7 @@ public abstract class MetadataStoreContract {
                     UploadState next = start.advancedBy(10 + i, new byte[] {(byte) i}, T0.plusSeconds(1));
                     attempts.add(threads.submit(() -> {
                         barrier.await();
-                        return store.advanceUpload(next, 0);
+                        return store.advanceUpload(next, 0, null);
                     }));
                 }
             }
@@ -364,27 +364,49 @@ public abstract class MetadataStoreContract {
     }
 
     @Test
-    void aClaimedUploadCanBeClaimedAgainOnlyAfterItAdvancesOrIsReleased() throws Exception {
+    void aClaimedUploadIsAdvancedOnlyByItsClaimAndFreeAgainAfterwards() throws Exception {
         UploadState start = upload("upload-1", T0);
         store.createUpload(start);
 
-        assertThat(store.claimUpload("upload-1", 0, T0.plusSeconds(1))).isTrue();
+        assertThat(store.claimUpload("upload-1", 0, "a", T0.plusSeconds(1), T0)).isTrue();
         assertThat(store.upload("upload-1").orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(1));
-        assertThat(store.claimUpload("upload-1", 0, T0.plusSeconds(2))).as("claimed twice").isFalse();
+        assertThat(store.claimUpload("upload-1", 0, "b", T0.plusSeconds(2), T0)).as("claimed while held").isFalse();
+        UploadState next = start.advancedBy(100, new byte[] {4}, T0.plusSeconds(3));
+        assertThat(store.advanceUpload(next, 0, "b")).as("advanced by another claim").isFalse();
+        assertThat(store.advanceUpload(next, 0, null)).as("advanced without the claim").isFalse();
 
-        assertThat(store.advanceUpload(start.advancedBy(100, new byte[] {4}, T0.plusSeconds(3)), 0)).isTrue();
-        assertThat(store.claimUpload("upload-1", 0, T0.plusSeconds(4))).as("claimed at a size it left").isFalse();
-        assertThat(store.claimUpload("upload-1", 100, T0.plusSeconds(4))).isTrue();
+        assertThat(store.advanceUpload(next, 0, "a")).isTrue();
+        assertThat(store.claimUpload("upload-1", 0, "b", T0.plusSeconds(4), T0)).as("claimed at a size it left").isFalse();
+        assertThat(store.claimUpload("upload-1", 100, "b", T0.plusSeconds(4), T0)).isTrue();
+        store.releaseUpload("upload-1", "a");
+        assertThat(store.claimUpload("upload-1", 100, "c", T0.plusSeconds(5), T0)).as("released by another claim").isFalse();
+        store.releaseUpload("upload-1", "b");
+        assertThat(store.claimUpload("upload-1", 100, "c", T0.plusSeconds(5), T0)).isTrue();
+        assertUpload(store.upload("upload-1").orElseThrow(), next.advancedBy(0, new byte[] {4}, T0.plusSeconds(5)));
+    }
 
-        store.releaseUpload("upload-1");
-        assertThat(store.claimUpload("upload-1", 100, T0.plusSeconds(5))).isTrue();
-        assertThat(store.upload("upload-1").orElseThrow().size()).isEqualTo(100);
+    @Test
+    void aClaimNotRenewedInTimeCanBeTakenOverAndItsHolderThenChangesNothing() throws Exception {
+        store.createUpload(upload("upload-1", T0));
+        store.claimUpload("upload-1", 0, "stalled", T0, T0.minusSeconds(10));
+        assertThat(store.renewClaim("upload-1", "stalled", T0.plusSeconds(5))).isTrue();
+
+        assertThat(store.claimUpload("upload-1", 0, "next", T0.plusSeconds(12), T0.plusSeconds(5)))
+                .as("renewed at the cutoff").isFalse();
+        assertThat(store.claimUpload("upload-1", 0, "next", T0.plusSeconds(16), T0.plusSeconds(6))).isTrue();
+
+        assertThat(store.renewClaim("upload-1", "stalled", T0.plusSeconds(17))).isFalse();
+        store.releaseUpload("upload-1", "stalled");
+        assertThat(store.advanceUpload(upload("upload-1", T0).advancedBy(1, new byte[0], T0.plusSeconds(18)), 0, "stalled"))
+                .isFalse();
+        assertThat(store.renewClaim("upload-1", "next", T0.plusSeconds(18))).isTrue();
     }
 
     @Test
     void claimingOrReleasingAMissingUploadChangesNothing() throws Exception {
-        assertThat(store.claimUpload("missing", 0, T0)).isFalse();
-        store.releaseUpload("missing");
+        assertThat(store.claimUpload("missing", 0, "a", T0, T0)).isFalse();
+        assertThat(store.renewClaim("missing", "a", T0)).isFalse();
+        store.releaseUpload("missing", "a");
         assertThat(store.upload("missing")).isEmpty();
     }
 
@@ -399,9 +421,10 @@ public abstract class MetadataStoreContract {
             List<Future<Boolean>> attempts = new ArrayList<>();
             try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
                 for (int i = 0; i < racers; i++) {
+                    String claim = "racer-" + i;
                     attempts.add(threads.submit(() -> {
                         barrier.await();
-                        return store.claimUpload(id, 0, T0.plusSeconds(1));
+                        return store.claimUpload(id, 0, claim, T0.plusSeconds(1), T0);
                     }));
                 }
             }
@@ -428,7 +451,7 @@ public abstract class MetadataStoreContract {
         store.createUpload(upload("touched", T0));
         store.createUpload(upload("fresh", T0.plusSeconds(3600)));
         UploadState touched = store.upload("touched").orElseThrow();
-        store.advanceUpload(touched.advancedBy(1, new byte[0], T0.plusSeconds(3600)), 0);
+        store.advanceUpload(touched.advancedBy(1, new byte[0], T0.plusSeconds(3600)), 0, null);
 
         assertThat(store.uploadsIdleSince(T0.plusSeconds(60))).extracting(UploadState::id).containsExactly("old");
         assertThat(store.uploadsIdleSince(T0)).isEmpty();
