@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -338,23 +340,8 @@ public abstract class MetadataStoreContract {
         for (int round = 0; round < 5; round++) {
             UploadState start = upload("race-" + round, T0);
             store.createUpload(start);
-            CyclicBarrier barrier = new CyclicBarrier(racers);
-            List<Future<Boolean>> attempts = new ArrayList<>();
-            try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
-                for (int i = 0; i < racers; i++) {
-                    UploadState next = start.advancedBy(10 + i, new byte[] {(byte) i}, T0.plusSeconds(1));
-                    attempts.add(threads.submit(() -> {
-                        barrier.await();
-                        return store.advanceUpload(next, 0, null);
-                    }));
-                }
-            }
-            List<Integer> winners = new ArrayList<>();
-            for (int i = 0; i < racers; i++) {
-                if (attempts.get(i).get()) {
-                    winners.add(i);
-                }
-            }
+            List<Integer> winners = race(racers, i -> () ->
+                    store.advanceUpload(start.advancedBy(10 + i, new byte[] {(byte) i}, T0.plusSeconds(1)), 0, null));
             assertThat(winners).hasSize(1);
             int winner = winners.getFirst();
             UploadState stored = store.upload("race-" + round).orElseThrow();
@@ -413,27 +400,34 @@ public abstract class MetadataStoreContract {
     @Test
     @Timeout(30)
     void ofRequestsRacingToClaimOneUploadExactlyOneGetsIt() throws Exception {
-        int racers = 8;
         for (int round = 0; round < 5; round++) {
             String id = "claim-race-" + round;
             store.createUpload(upload(id, T0));
-            CyclicBarrier barrier = new CyclicBarrier(racers);
-            List<Future<Boolean>> attempts = new ArrayList<>();
-            try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
-                for (int i = 0; i < racers; i++) {
-                    String claim = "racer-" + i;
-                    attempts.add(threads.submit(() -> {
-                        barrier.await();
-                        return store.claimUpload(id, 0, claim, T0.plusSeconds(1), T0);
-                    }));
-                }
-            }
-            int winners = 0;
-            for (Future<Boolean> attempt : attempts) {
-                winners += attempt.get() ? 1 : 0;
-            }
-            assertThat(winners).isEqualTo(1);
+
+            assertThat(race(8, i -> () -> store.claimUpload(id, 0, "racer-" + i, T0.plusSeconds(1), T0))).hasSize(1);
         }
+    }
+
+    /** Starts {@code racers} attempts at once and returns the indices of those that succeeded. */
+    private static List<Integer> race(int racers, IntFunction<Callable<Boolean>> attempt) throws Exception {
+        CyclicBarrier barrier = new CyclicBarrier(racers);
+        List<Future<Boolean>> attempts = new ArrayList<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
+            for (int i = 0; i < racers; i++) {
+                Callable<Boolean> racer = attempt.apply(i);
+                attempts.add(threads.submit(() -> {
+                    barrier.await();
+                    return racer.call();
+                }));
+            }
+        }
+        List<Integer> winners = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            if (attempts.get(i).get()) {
+                winners.add(i);
+            }
+        }
+        return winners;
     }
 
     @Test
