@@ -1,5 +1,6 @@
 package dev.layerfold.registry.upload;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
@@ -15,9 +16,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -42,7 +41,7 @@ class UploadHasher {
     private static final int REHASH_BUFFER_SIZE = 256 * 1024;
 
     /**
-     * Abandoned uploads leave their running hash behind; past this many, the oldest are dropped.
+     * Abandoned uploads leave their running hash behind; past this many, the least used are dropped.
      * Dropping one is always safe: it is recovered as above if the upload resumes.
      */
     private static final int MAX_RUNNING_HASHES = 10_000;
@@ -53,18 +52,15 @@ class UploadHasher {
 
     /**
      * A running SHA-256 covering the first {@code size} bytes of an upload, with the upload's digests in
-     * other algorithms when it arrived whole in one request; {@code tick} orders them by age.
+     * other algorithms when it arrived whole in one request.
      */
-    private record HeldHash(RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests, long tick) {
+    private record HeldHash(RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests) {
     }
-
-    private final AtomicLong ticks = new AtomicLong();
 
     private final BlobStore blobs;
     private final MemoryBudget memory;
     private final boolean resumable;
-    private final int maxRunningHashes;
-    private final ConcurrentMap<String, HeldHash> running = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, HeldHash> running;
 
     @Autowired
     UploadHasher(BlobStore blobs, MemoryBudget memory) {
@@ -75,7 +71,9 @@ class UploadHasher {
         this.blobs = blobs;
         this.memory = memory;
         this.resumable = !blobs.canReadUploads();
-        this.maxRunningHashes = maxRunningHashes;
+        // Evictions run on the writing thread: a few per many appends, and no pool to wait for.
+        this.running = Caffeine.newBuilder().maximumSize(maxRunningHashes).executor(Runnable::run)
+                .<String, HeldHash>build().asMap();
     }
 
     /**
@@ -143,16 +141,7 @@ class UploadHasher {
     }
 
     private void keep(String uploadId, RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests) {
-        running.put(uploadId, new HeldHash(sha256, size, wholeDigests, ticks.incrementAndGet()));
-        if (running.size() > maxRunningHashes) {
-            dropOldest();
-        }
-    }
-
-    /** Drops the older half, so that the scan runs once per many appends rather than on each. */
-    private void dropOldest() {
-        long cutoff = ticks.get() - maxRunningHashes / 2;
-        running.values().removeIf(hash -> hash.tick() < cutoff);
+        running.put(uploadId, new HeldHash(sha256, size, wholeDigests));
     }
 
     /** Takes the running hash out of the map: a failed append must not leave a stale one behind. */

@@ -4,6 +4,7 @@ import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import dev.layerfold.e2e.process.Executables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -124,15 +125,8 @@ public final class GoFlateBenchmark implements Benchmark {
         }
 
         private static String go() {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "go"))) {
-                    return Path.of(dir, "go").toString();
-                }
-            }
-            if (Files.isExecutable(Path.of("/usr/local/go/bin/go"))) {
-                return "/usr/local/go/bin/go";
-            }
-            throw new IllegalStateException("the goflate benchmark needs Go (`go` on PATH or /usr/local/go)");
+            return Executables.find("go", List.of(Path.of("/usr/local/go/bin")), "apt-get install golang-go (as .ci/run does)")
+                    .toString();
         }
 
         /** The Go reference programs, found from the working directory up to the repository root. */

@@ -1,5 +1,6 @@
 package dev.layerfold.e2e.client;
 
+import dev.layerfold.e2e.process.Executables;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,14 +1,13 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -52,14 +51,13 @@ final class GoFlateOracle {
     static synchronized GoFlateOracle get() {
         Optional<String> whyNot = unavailableReason();
         if (whyNot.isPresent()) {
-            String message = "GO ORACLE UNAVAILABLE, Go-compatible DEFLATE NOT VERIFIED: " + whyNot.get();
-            System.err.println(message);
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError(message + " (CI=true: Go is mandatory; .ci/run installs golang-go)");
-            }
-            throw new org.opentest4j.TestAbortedException(message);
+            throw ReferenceTools.missing(unavailableMessage(whyNot.get()), "golang-go");
         }
         return availability.oracle();
+    }
+
+    static String unavailableMessage(String whyNot) {
+        return "GO ORACLE UNAVAILABLE, Go-compatible DEFLATE NOT VERIFIED: " + whyNot;
     }
 
     /** Why the oracle cannot run here, if it cannot; builds it on first use. */
@@ -93,14 +91,7 @@ final class GoFlateOracle {
     }
 
     private static Optional<Path> findGo() {
-        List<Path> candidates = new ArrayList<>();
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty()) {
-                candidates.add(Path.of(dir, "go"));
-            }
-        }
-        candidates.add(Path.of("/usr/local/go/bin/go"));
-        return candidates.stream().filter(Files::isExecutable).findFirst();
+        return ReferenceTools.find("go", List.of(Path.of("/usr/local/go/bin")));
     }
 
     /** Runs a Go tool command in the Go sources' directory and returns its standard output. */
