@@ -2,9 +2,12 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Layers written by the real producers' tools, identified, split and rebuilt with the production
  * encoders. This is the evidence behind the README's producers table: which producers the codec
  * covers, and which it detects as "no encoder" (GNU gzip's own deflate, klauspost pgzip).
+ * Go 1.27 layers come from the same layergen built with Go 1.27.3.
  */
 class RealProducerLayerTest {
 
@@ -56,6 +60,14 @@ class RealProducerLayerTest {
     void craneKoKanikoGoLevel1IsCovered() throws Exception {
         Tools.run(dir, layergen.toString(), "-level", "1", "-o", "layer.tgz", source.toString());
         assertCovered("go-1");
+    }
+
+    /** docker, buildkit, crane built with Go 1.27 or later: Go's klauspost-derived encoder. */
+    @ParameterizedTest
+    @ValueSource(ints = {6, 1, 9})
+    void go127LayersAreCovered(int level) throws Exception {
+        Tools.run(dir, layergen127().toString(), "-level", Integer.toString(level), "-o", "layer.tgz", source.toString());
+        assertCovered("go127-" + level);
     }
 
     @Test
@@ -101,6 +113,25 @@ class RealProducerLayerTest {
         }
         Files.move(layer, dir.resolve("layer.tgz"));
         assertNotCovered();
+    }
+
+    /**
+     * layergen built with Go 1.27.3, which {@code go} fetches through the module proxy; aborts the
+     * test (fails it under CI) where that toolchain cannot be had.
+     */
+    private static synchronized Path layergen127() throws Exception {
+        Path binary = shared.resolve("layergen-go1.27.3");
+        if (!Files.exists(binary)) {
+            try {
+                Tools.sh(Path.of("src/test/layergen").toAbsolutePath(), "GOTOOLCHAIN=go1.27.3 go build -o " + binary + " .");
+            } catch (IOException e) {
+                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                    throw e;
+                }
+                Assumptions.abort("GO 1.27 UNAVAILABLE, Go 1.27 layers NOT VERIFIED: " + e.getMessage());
+            }
+        }
+        return binary;
     }
 
     private void assertCovered(String encoder) throws Exception {
