@@ -28,7 +28,8 @@ final class ProducerHints {
     static int score(EncoderSpec spec, GzipHeader header) {
         int score = 0;
         switch (header.os()) {
-            case OS_UNIX -> score += spec.family().equals("pigz") ? 4 : spec.family().equals("zlib") ? 1 : 0;
+            case OS_UNIX -> score += spec.family().equals(StandardEncoders.PIGZ) ? 4
+                    : spec.family().equals(StandardEncoders.GNU_GZIP) ? 3 : spec.family().equals("zlib") ? 1 : 0;
             case OS_UNKNOWN -> score += isGo(spec) ? 2 : spec.family().equals("zlib") ? 1 : 0;
             case OS_FAT -> score += spec.family().equals("zlib") ? 2 : 0;
             default -> {
