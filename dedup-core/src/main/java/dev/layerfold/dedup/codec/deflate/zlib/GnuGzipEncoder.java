@@ -19,7 +19,8 @@ import java.util.Objects;
  *   <li>strings are hashed into the chains up to the end of every match even in the last bytes, and
  *       {@code longest_match()} takes the third byte as equal when the first two are;</li>
  *   <li>input is pulled a window at a time ({@code read_buf}): the window is the whole 64 KiB
- *       buffer, slid only when input runs short of {@code MIN_LOOKAHEAD}.</li>
+ *       buffer, slid only when input runs short of {@code MIN_LOOKAHEAD}; at the end of input the
+ *       two bytes after it are zeroed, and searches near the end compare the stale window beyond.</li>
  * </ul>
  * Ported from gzip 1.12 (Debian bookworm); {@code --rsyncable} is not reproduced.
  */
@@ -165,6 +166,8 @@ public final class GnuGzipEncoder implements DeflateEncoder {
                 lookahead += n;
             } else if (eof) {
                 eofile = true;
+                // gzip 1.4+: "Don't let garbage pollute the dictionary": the chains hash these two bytes.
+                java.util.Arrays.fill(window, strstart + lookahead, Math.min(WINDOW_SIZE, strstart + lookahead + MIN_MATCH - 1), (byte) 0);
             } else {
                 return false;
             }

@@ -39,6 +39,22 @@ class GnuGzipEncoderTest {
         assertInflatesTo(ours, input);
     }
 
+    /**
+     * Near the end of input a level-9 search compares the window past it: the two bytes gzip zeroes
+     * there and the stale bytes after them decide between equally long matches. A tar's many zero
+     * runs, cut at many points, meet such ends.
+     */
+    @ParameterizedTest
+    @MethodSource("levels")
+    void inputsEndingAnywhereInATarMatchGzip(int level) throws IOException {
+        byte[] tar = ReferenceInputs.systemTar();
+        Random random = new Random(level);
+        for (int i = 0; i < 12; i++) {
+            byte[] input = java.util.Arrays.copyOf(tar, 70_000 + random.nextInt(Math.max(1, Math.min(tar.length, 400_000) - 70_000)));
+            assertSameBytes(encode(level, input, random), GnuGzip.deflate(level, input), level, input.length + " bytes of a tar");
+        }
+    }
+
     static Stream<Integer> levels() {
         return Stream.of(1, 3, 4, 6, 9);
     }
