@@ -86,7 +86,7 @@ public final class LayerInspect {
         }
         StringBuilder line = new StringBuilder(i.file()).append(": ").append(i.format());
         if (i.encoder() != null) {
-            line.append(", encoder ").append(i.encoder()).append(i.encoder().equals("none") ? "" : " (" + i.encoderCheck() + ")");
+            line.append(", encoder ").append(i.encoder()).append(" (").append(i.encoderNote() != null ? i.encoderNote() : i.encoderCheck()).append(")");
             if (i.members() > 1) {
                 line.append(", ").append(i.members()).append(" gzip members");
             }
