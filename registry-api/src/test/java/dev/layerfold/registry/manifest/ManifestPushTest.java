@@ -68,7 +68,7 @@ class ManifestPushTest extends RegistryHttpTest {
     }
 
     @Test
-    void tagQueryParametersTagAManifestPushedByDigest() throws Exception {
+    void tagQueryParametersTagAManifestPushedByDigestAndAreConfirmedWithOciTag() throws Exception {
         String repository = uniqueRepository("manifests");
         Digest config = pushBlob(repository, "{}");
         byte[] manifest = imageManifest(config, 2);
@@ -77,6 +77,7 @@ class ManifestPushTest extends RegistryHttpTest {
                 .header("Content-Type", OCI_MANIFEST).body(manifest).send();
 
         assertThat(put.statusCode()).isEqualTo(201);
+        assertThat(put.headers().allValues("OCI-Tag")).containsExactly("one", "two");
         assertThat(request("HEAD", "/v2/" + repository + "/manifests/one").send().statusCode()).isEqualTo(200);
         assertThat(request("HEAD", "/v2/" + repository + "/manifests/two").send().statusCode()).isEqualTo(200);
     }
