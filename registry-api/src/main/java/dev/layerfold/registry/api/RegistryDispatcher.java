@@ -19,9 +19,11 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 class RegistryDispatcher {
 
     private final Map<Class<?>, RouteHandler<?>> handlers;
+    private final AccessGuard guard;
 
-    RegistryDispatcher(List<RouteHandler<?>> handlers) {
+    RegistryDispatcher(List<RouteHandler<?>> handlers, AccessGuard guard) {
         this.handlers = handlers.stream().collect(Collectors.toUnmodifiableMap(RouteHandler::routeType, Function.identity()));
+        this.guard = guard;
     }
 
     @RequestMapping({"/v2", "/v2/", "/v2/**"})
@@ -29,7 +31,11 @@ class RegistryDispatcher {
         Route route = RoutePath.parse(request.getRequestURI());
         ServerHttpObservationFilter.findObservationContext(request)
                 .ifPresent(observation -> observation.setPathPattern(route.pathPattern()));
-        dispatch(route, new RegistryRequest(request), response);
+        RegistryRequest registryRequest = new RegistryRequest(request);
+        Access access = guard.admit(route, registryRequest);
+        registryRequest.admitted(access);
+        dispatch(route, registryRequest, response);
+        guard.served(route, registryRequest, response, access);
     }
 
     @SuppressWarnings("unchecked")

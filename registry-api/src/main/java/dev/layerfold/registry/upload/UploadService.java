@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.http.HttpStatus;
@@ -30,6 +31,10 @@ import org.springframework.stereotype.Service;
 class UploadService {
 
     /** Ids this registry hands out are UUIDs; anything outside this shape is not one of ours. */
+    /** How many repositories a mount without {@code from} looks through for the blob. */
+    static final int MOUNT_SEARCH_LIMIT = 1000;
+    private static final int MOUNT_SEARCH_BATCH = 100;
+
     private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     private final BlobStore blobs;
@@ -132,15 +137,45 @@ class UploadService {
     }
 
     /**
-     * Links an existing blob into the repository without uploading it: when {@code from} has it, or,
-     * without {@code from}, when the registry holds it at all. False if there is nothing to mount.
+     * Links an existing blob into the repository without uploading it, when {@code from} (or, without
+     * it, one of the first {@value #MOUNT_SEARCH_LIMIT} repositories) holds it as a blob and the caller
+     * may pull from there. A digest that is only a manifest elsewhere is never mounted. False if there
+     * is nothing to mount; the client then uploads the blob.
      */
-    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from) throws IOException {
-        boolean mountable = (from.isEmpty() || metadata.hasBlob(from.get(), digest)) && blobs.size(digest).isPresent();
-        if (mountable) {
+    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from,
+                  Predicate<RepositoryName> mayPull) throws IOException {
+        if (blobs.size(digest).isEmpty()) {
+            return false;
+        }
+        boolean readable = from.isPresent()
+                ? mayPull.test(from.get()) && metadata.hasBlob(from.get(), digest)
+                : readableRepositoryHolding(digest, mayPull).isPresent();
+        if (readable) {
             metadata.linkBlob(repository, digest);
         }
-        return mountable;
+        return readable;
+    }
+
+    /**
+     * A repository the caller may pull that holds the blob. Nothing indexes blobs by digest across
+     * repositories, so the search is bounded; beyond it the client uploads, which is always correct.
+     */
+    private Optional<RepositoryName> readableRepositoryHolding(Digest digest, Predicate<RepositoryName> mayPull) throws IOException {
+        Optional<RepositoryName> after = Optional.empty();
+        for (int searched = 0; searched < MOUNT_SEARCH_LIMIT; ) {
+            List<RepositoryName> batch = metadata.repositories(after, MOUNT_SEARCH_BATCH);
+            for (RepositoryName candidate : batch) {
+                if (mayPull.test(candidate) && metadata.hasBlob(candidate, digest)) {
+                    return Optional.of(candidate);
+                }
+            }
+            searched += batch.size();
+            if (batch.size() < MOUNT_SEARCH_BATCH) {
+                break;
+            }
+            after = Optional.of(batch.getLast());
+        }
+        return Optional.empty();
     }
 
     /**

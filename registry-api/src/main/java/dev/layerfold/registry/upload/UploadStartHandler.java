@@ -16,7 +16,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code POST /v2/<name>/blobs/uploads/}: opens an upload session, takes a whole blob in one request
- * ({@code ?digest=}), or mounts a blob from another repository ({@code ?mount=&from=}).
+ * ({@code ?digest=}), or mounts a blob from another repository ({@code ?mount=&from=}) the caller may
+ * pull from; otherwise it falls back to an upload session, as the spec asks.
  */
 @Component
 class UploadStartHandler implements RouteHandler<Route.UploadStart> {
@@ -41,9 +42,9 @@ class UploadStartHandler implements RouteHandler<Route.UploadStart> {
         QueryParameters query = request.query();
         Optional<Digest> mount = query.first("mount").flatMap(UploadStartHandler::lenientDigest);
         Optional<String> from = query.first("from");
-        // Without from, any blob the registry holds may be mounted; a malformed from mounts nothing.
+        // A malformed from mounts nothing; a blob the caller may not pull is never mounted.
         if (mount.isPresent() && from.map(UploadStartHandler::isRepositoryName).orElse(true)
-                && uploads.mount(name, mount.get(), from.map(RepositoryName::of))) {
+                && uploads.mount(name, mount.get(), from.map(RepositoryName::of), request.access()::mayPull)) {
             UploadHandler.created(response, name, mount.get());
             return;
         }
