@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -51,9 +50,14 @@ class UploadService {
         this.clock = Clock.systemUTC();
     }
 
-    /** Opens an empty upload session for the repository and returns its id. */
+    /** Opens an empty upload session for the repository, hashed in SHA-256 as it arrives, and returns its id. */
     String start(RepositoryName repository) throws IOException {
-        String id = UUID.randomUUID().toString();
+        return start(repository, Digest.Algorithm.SHA256);
+    }
+
+    /** Opens an empty upload session whose bytes are hashed in {@code algorithm} as they arrive. */
+    String start(RepositoryName repository, Digest.Algorithm algorithm) throws IOException {
+        String id = UploadIds.newId(algorithm);
         blobs.startUpload(id);
         var now = clock.instant();
         metadata.createUpload(new UploadState(id, repository, 0, new byte[0], now, now));
@@ -118,7 +122,7 @@ class UploadService {
 
     /** A whole blob in one request: a session that lives only as long as the request. */
     Digest pushWhole(RepositoryName repository, Digest expected, InputStream body) throws IOException {
-        String uploadId = start(repository);
+        String uploadId = start(repository, expected.algorithm());
         boolean published = false;
         try {
             Digest digest = complete(repository, uploadId, List.of(expected), Optional.empty(), Optional.of(body));
