@@ -17,6 +17,7 @@ import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -40,22 +41,29 @@ class TokenEndpoint {
     }
 
     @GetMapping("/token")
-    ResponseEntity<Map<String, Object>> token(@RequestParam Optional<String> service,
-                                              @RequestParam(name = "scope", required = false) List<String> scopes,
+    ResponseEntity<Map<String, Object>> token(@RequestParam Optional<String> service, @RequestParam MultiValueMap<String, String> parameters,
                                               @RequestHeader(name = "Authorization", required = false) String authorization) {
         Caller caller = authorization == null ? Caller.ANONYMOUS : basic(authorization);
-        return issue(service, scopes, caller, false);
+        return issue(service, scopes(parameters), caller, false);
     }
 
     @PostMapping(path = "/token", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     ResponseEntity<Map<String, Object>> oauth(@RequestParam("grant_type") String grantType, @RequestParam Optional<String> service,
-                                              @RequestParam(name = "scope", required = false) List<String> scopes,
+                                              @RequestParam MultiValueMap<String, String> parameters,
                                               @RequestParam Optional<String> username, @RequestParam Optional<String> password) {
         if (!grantType.equals("password") || username.isEmpty() || password.isEmpty()) {
             throw RegistryException.of(ErrorCode.UNSUPPORTED, "this token endpoint takes grant_type=password with a username"
                     + " and password (refresh tokens are not issued)").withStatus(HttpStatus.BAD_REQUEST);
         }
-        return issue(service, scopes, signIn(username.get(), password.get()), true);
+        return issue(service, scopes(parameters), signIn(username.get(), password.get()), true);
+    }
+
+    /**
+     * The raw {@code scope} values: a List-typed parameter would be split at commas, and the actions of
+     * a scope ({@code pull,push}) are separated by commas.
+     */
+    private static List<String> scopes(MultiValueMap<String, String> parameters) {
+        return parameters.getOrDefault("scope", List.of());
     }
 
     private ResponseEntity<Map<String, Object>> issue(Optional<String> service, List<String> scopes, Caller caller, boolean oauth) {
@@ -67,7 +75,7 @@ class TokenEndpoint {
                     + "', not '" + service.get() + "'").withStatus(HttpStatus.BAD_REQUEST);
         }
         List<Scope> granted = new ArrayList<>();
-        for (Scope requested : Scope.parseAll(scopes == null ? List.of() : scopes)) {
+        for (Scope requested : Scope.parseAll(scopes)) {
             grant(caller, requested).ifPresent(granted::add);
         }
         TokenIssuer.Issued issued = issuer.issue(caller.name(), granted);
