@@ -58,6 +58,10 @@ public record AuthProperties(
                     + " needs users (layerfold.auth.htpasswd) or an external token issuer's keys"
                     + " (layerfold.auth.jwks-url or layerfold.auth.key-files)");
         }
+        if (mode == Mode.TOKEN && htpasswd == null && realm == null) {
+            throw new IllegalArgumentException("layerfold.auth.mode=token without users (layerfold.auth.htpasswd) issues no"
+                    + " tokens itself: set layerfold.auth.realm to the token endpoint of the issuer whose keys are trusted");
+        }
         if (mode == Mode.BASIC && htpasswd == null) {
             throw new IllegalArgumentException("layerfold.auth.mode=basic needs users: set layerfold.auth.htpasswd");
         }

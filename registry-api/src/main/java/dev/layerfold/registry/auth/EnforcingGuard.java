@@ -6,8 +6,6 @@ import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Route;
 import dev.layerfold.storage.RepositoryName;
 import jakarta.servlet.http.HttpServletResponse;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Optional;
 
 /**
@@ -34,8 +32,8 @@ final class EnforcingGuard implements AccessGuard {
         if (authorization.isPresent() && startsWithIgnoringCase(authorization.get(), "Bearer ") && auth.tokens().isPresent()) {
             return admitToken(request, requirement, authorization.get().substring("Bearer ".length()).trim());
         }
-        if (authorization.isPresent() && startsWithIgnoringCase(authorization.get(), "Basic ") && auth.passwords().isPresent()) {
-            Caller caller = basicCaller(authorization.get().substring("Basic ".length()).trim())
+        if (authorization.isPresent() && BasicCredentials.isBasic(authorization.get()) && auth.passwords().isPresent()) {
+            Caller caller = basicCaller(authorization.get())
                     .orElseThrow(() -> challenge.unauthorized(request, requirement,
                             "the user name or password is wrong", Optional.empty()));
             if (!allows(caller, requirement)) {
@@ -75,18 +73,9 @@ final class EnforcingGuard implements AccessGuard {
         return new TokenAccess(grants);
     }
 
-    private Optional<Caller> basicCaller(String encoded) {
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException notBase64) {
-            return Optional.empty();
-        }
-        int colon = decoded.indexOf(':');
-        if (colon < 0) {
-            return Optional.empty();
-        }
-        return auth.passwords().get().verify(decoded.substring(0, colon), decoded.substring(colon + 1))
+    private Optional<Caller> basicCaller(String authorization) {
+        return BasicCredentials.parse(authorization)
+                .flatMap(credentials -> auth.passwords().get().verify(credentials.user(), credentials.password()))
                 .map(auth.policy()::user);
     }
 

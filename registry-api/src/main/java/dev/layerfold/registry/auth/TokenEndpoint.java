@@ -4,10 +4,8 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.InvalidRepositoryNameException;
 import dev.layerfold.storage.RepositoryName;
-import java.nio.charset.StandardCharsets;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,20 +107,8 @@ class TokenEndpoint {
     }
 
     private Caller basic(String authorization) {
-        if (!authorization.regionMatches(true, 0, "Basic ", 0, 6)) {
-            throw wrongCredentials();
-        }
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).trim()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw wrongCredentials();
-        }
-        int colon = decoded.indexOf(':');
-        if (colon < 0) {
-            throw wrongCredentials();
-        }
-        return signIn(decoded.substring(0, colon), decoded.substring(colon + 1));
+        BasicCredentials credentials = BasicCredentials.parse(authorization).orElseThrow(TokenEndpoint::wrongCredentials);
+        return signIn(credentials.user(), credentials.password());
     }
 
     private Caller signIn(String user, String password) {
