@@ -43,10 +43,12 @@ class RegistryDispatcher {
     private final Map<Class<?>, RouteHandler<?>> handlers;
     private final MemoryBudget memory;
     private final AsyncTaskExecutor bodyReaders = virtualThreads();
+    private final AccessGuard guard;
 
-    RegistryDispatcher(List<RouteHandler<?>> handlers, MemoryBudget memory) {
+    RegistryDispatcher(List<RouteHandler<?>> handlers, MemoryBudget memory, AccessGuard guard) {
         this.handlers = handlers.stream().collect(Collectors.toUnmodifiableMap(RouteHandler::routeType, Function.identity()));
         this.memory = memory;
+        this.guard = guard;
     }
 
     @RequestMapping({"/v2", "/v2/", "/v2/**"})
@@ -55,18 +57,26 @@ class RegistryDispatcher {
         ServerHttpObservationFilter.findObservationContext(request)
                 .ifPresent(observation -> observation.setPathPattern(route.pathPattern()));
         RegistryRequest registryRequest = new RegistryRequest(request);
+        Access access = guard.admit(route, registryRequest);
+        registryRequest.admitted(access);
         if (!registryRequest.hasBody()) {
-            dispatch(route, registryRequest, response);
+            serve(route, registryRequest, response, access);
             return null;
         }
         return new WebAsyncTask<>(NO_TIMEOUT, bodyReaders, () -> {
             try (MemoryBudget.Reservation held = memory.reserve(BODY_REQUEST_HEAP)) {
-                dispatch(route, registryRequest, response);
+                serve(route, registryRequest, response, access);
             }
             // The handler wrote the response; no headers to add tells Spring so (a null would make it
             // look for a view to render).
             return HttpHeaders.EMPTY;
         });
+    }
+
+    /** Handles an admitted request, then lets the guard record what it changed (the audit log). */
+    private void serve(Route route, RegistryRequest request, HttpServletResponse response, Access access) throws IOException {
+        dispatch(route, request, response);
+        guard.served(route, request, response, access);
     }
 
     private static AsyncTaskExecutor virtualThreads() {

@@ -55,6 +55,9 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                 response.setHeader("Location", "/v2/" + route.name() + "/manifests/" + pushed.digest());
                 response.setHeader("Docker-Content-Digest", pushed.digest().toString());
                 pushed.subject().ifPresent(subject -> response.setHeader("OCI-Subject", subject.toString()));
+                // Tags are applied all or none: reaching here, every ?tag= was accepted, and the spec
+                // has the registry confirm each one, so clients know this registry honours the parameter.
+                extraTags.forEach(tag -> response.addHeader("OCI-Tag", tag));
             }
             case "DELETE" -> {
                 manifests.delete(route.name(), reference);

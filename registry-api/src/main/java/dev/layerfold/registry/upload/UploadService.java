@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -32,6 +32,10 @@ import org.springframework.stereotype.Service;
 class UploadService {
 
     /** Ids this registry hands out are UUIDs; anything outside this shape is not one of ours. */
+    /** How many repositories a mount without {@code from} looks through for the blob. */
+    static final int MOUNT_SEARCH_LIMIT = 1000;
+    private static final int MOUNT_SEARCH_BATCH = 100;
+
     private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     private final BlobStore blobs;
@@ -56,13 +60,18 @@ class UploadService {
         this.claims = new UploadClaims(metadata, claimLifetime, clock);
     }
 
-    /** Opens an empty upload session for the repository and returns its id. */
+    /** Opens an empty upload session for the repository, hashed in SHA-256 as it arrives, and returns its id. */
     String start(RepositoryName repository) throws IOException {
-        return open(repository).id();
+        return open(repository, Digest.Algorithm.SHA256).id();
     }
 
-    private UploadState open(RepositoryName repository) throws IOException {
-        String id = UUID.randomUUID().toString();
+    /** Opens an empty upload session whose bytes are hashed in {@code algorithm} as they arrive, and returns its id. */
+    String start(RepositoryName repository, Digest.Algorithm algorithm) throws IOException {
+        return open(repository, algorithm).id();
+    }
+
+    private UploadState open(RepositoryName repository, Digest.Algorithm algorithm) throws IOException {
+        String id = UploadIds.newId(algorithm);
         blobs.startUpload(id);
         var now = clock.instant();
         UploadState state = new UploadState(id, repository, 0, new byte[0], now, now);
@@ -103,7 +112,7 @@ class UploadService {
 
     /** A whole blob in one request: a session that lives only as long as the request, known to no one else. */
     Digest pushWhole(RepositoryName repository, Digest expected, InputStream body) throws IOException {
-        UploadState state = open(repository);
+        UploadState state = open(repository, expected.algorithm());
         boolean published = false;
         try {
             Digest digest = close(state, Optional.empty(), List.of(expected), Optional.empty(), Optional.of(body));
@@ -149,15 +158,45 @@ class UploadService {
     }
 
     /**
-     * Links an existing blob into the repository without uploading it: when {@code from} has it, or,
-     * without {@code from}, when the registry holds it at all. False if there is nothing to mount.
+     * Links an existing blob into the repository without uploading it, when {@code from} (or, without
+     * it, one of the first {@value #MOUNT_SEARCH_LIMIT} repositories) holds it as a blob and the caller
+     * may pull from there. A digest that is only a manifest elsewhere is never mounted. False if there
+     * is nothing to mount; the client then uploads the blob.
      */
-    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from) throws IOException {
-        boolean mountable = (from.isEmpty() || metadata.hasBlob(from.get(), digest)) && content.size(digest).isPresent();
-        if (mountable) {
+    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from,
+                  Predicate<RepositoryName> mayPull) throws IOException {
+        if (content.size(digest).isEmpty()) {
+            return false;
+        }
+        boolean readable = from.isPresent()
+                ? mayPull.test(from.get()) && metadata.hasBlob(from.get(), digest)
+                : readableRepositoryHolding(digest, mayPull).isPresent();
+        if (readable) {
             metadata.linkBlob(repository, digest);
         }
-        return mountable;
+        return readable;
+    }
+
+    /**
+     * A repository the caller may pull that holds the blob. Nothing indexes blobs by digest across
+     * repositories, so the search is bounded; beyond it the client uploads, which is always correct.
+     */
+    private Optional<RepositoryName> readableRepositoryHolding(Digest digest, Predicate<RepositoryName> mayPull) throws IOException {
+        Optional<RepositoryName> after = Optional.empty();
+        for (int searched = 0; searched < MOUNT_SEARCH_LIMIT; ) {
+            List<RepositoryName> batch = metadata.repositories(after, MOUNT_SEARCH_BATCH);
+            for (RepositoryName candidate : batch) {
+                if (mayPull.test(candidate) && metadata.hasBlob(candidate, digest)) {
+                    return Optional.of(candidate);
+                }
+            }
+            searched += batch.size();
+            if (batch.size() < MOUNT_SEARCH_BATCH) {
+                break;
+            }
+            after = Optional.of(batch.getLast());
+        }
+        return Optional.empty();
     }
 
     /**

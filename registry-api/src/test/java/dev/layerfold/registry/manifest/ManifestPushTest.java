@@ -70,7 +70,7 @@ class ManifestPushTest extends RegistryHttpTest {
     }
 
     @Test
-    void tagQueryParametersTagAManifestPushedByDigest() throws Exception {
+    void tagQueryParametersTagAManifestPushedByDigestAndAreConfirmedWithOciTag() throws Exception {
         String repository = uniqueRepository("manifests");
         Digest config = pushBlob(repository, "{}");
         byte[] manifest = imageManifest(config, 2);
@@ -79,6 +79,7 @@ class ManifestPushTest extends RegistryHttpTest {
                 .header("Content-Type", OCI_MANIFEST).body(manifest).send();
 
         assertThat(put.statusCode()).isEqualTo(201);
+        assertThat(put.headers().allValues("OCI-Tag")).containsExactly("one", "two");
         assertThat(request("HEAD", "/v2/" + repository + "/manifests/one").send().statusCode()).isEqualTo(200);
         assertThat(request("HEAD", "/v2/" + repository + "/manifests/two").send().statusCode()).isEqualTo(200);
     }

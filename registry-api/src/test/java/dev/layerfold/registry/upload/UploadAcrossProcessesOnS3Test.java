@@ -104,6 +104,21 @@ class UploadAcrossProcessesOnS3Test {
     }
 
     @Test
+    void anUploadOpenedForSha512IsHashedInItFromTheFirstByteAcrossProcesses() throws Exception {
+        GeneratedContent content = new GeneratedContent(2L * PART + 77, 12);
+        Digest sha512 = sha512(content);
+        long firstEnd = PART + 100;
+
+        String upload = newProcess().start(REPOSITORY, Digest.Algorithm.SHA512);
+        newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(0, firstEnd));
+        newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(firstEnd, content.size()));
+        Digest published = newProcess().complete(REPOSITORY, upload, List.of(sha512), Optional.empty(), Optional.empty());
+
+        assertThat(published).isEqualTo(sha512);
+        assertThat(newStore().size(sha512)).contains(content.size());
+    }
+
+    @Test
     void blobSentInOneRequestIsVerifiedUnderItsSha512() throws Exception {
         GeneratedContent content = new GeneratedContent(PART + 1, 10);
         Digest sha512 = sha512(content);
