@@ -16,6 +16,7 @@ import java.util.List;
  *       Huffman-only);</li>
  *   <li>Go 1.27: after a whole number of 65535-byte windows (levels 1 to 6, a table may span several),
  *       at a whole number of 32768 tokens (7 to 9), of 32768-byte windows (Huffman-only);</li>
+ *   <li>pgzip: as Go 1.27 within each of its blocks, which end with a flush;</li>
  *   <li>level 0 of any of them writes stored blocks only.</li>
  * </ul>
  * A candidate whose rule the original's first block breaks cannot have written it and is not run.
@@ -43,7 +44,7 @@ final class FirstBlockRules {
                 case 1, -2 -> input == 65535;
                 default -> symbols == 16384;
             };
-            case StandardEncoders.GO127 -> switch (level) {
+            case StandardEncoders.GO127, StandardEncoders.PGZIP -> switch (spec.family().equals(StandardEncoders.PGZIP) && level == -1 ? 5 : level) {
                 case 0 -> false;
                 case -2 -> input % 32768 == 0;
                 case 7, 8, 9 -> symbols % 32768 == 0;

@@ -22,7 +22,8 @@ final class ProducerHints {
     }
 
     private static boolean isGo(EncoderSpec spec) {
-        return spec.family().equals(StandardEncoders.GO) || spec.family().equals(StandardEncoders.GO127);
+        return spec.family().equals(StandardEncoders.GO) || spec.family().equals(StandardEncoders.GO127)
+                || spec.family().equals(StandardEncoders.PGZIP);
     }
 
     static int score(EncoderSpec spec, GzipHeader header) {

@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec.identify;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.KlauspostFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
@@ -26,6 +27,8 @@ import java.util.List;
  *   <li>{@code zlib}: zlib; the level, then optionally memLevel, windowBits and strategy (zlib's
  *       numbering) when they differ from zlib's defaults. Jib and Java write 6, Python 9.</li>
  *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
+ *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
+ *       default, 5), then the block size. podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
  *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
  * </ul>
@@ -37,6 +40,7 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String ZLIB = "zlib";
     public static final String PIGZ = "pigz";
     public static final String GNU_GZIP = "gzip";
+    public static final String PGZIP = "pgzip";
 
     /** Most likely first (hints reorder them per member); extend by appending. */
     public static final List<EncoderSpec> CANDIDATES = candidates();
@@ -77,6 +81,10 @@ public final class StandardEncoders implements EncoderFactory {
                 requireParams(spec, 0);
                 yield GnuGzipEncoder.create(sink, spec.level());
             }
+            case PGZIP -> {
+                requireParams(spec, 1);
+                yield PgzipEncoder.create(sink, spec.level(), p.get(0));
+            }
             case PIGZ -> {
                 requireParams(spec, 3);
                 yield PigzEncoder.create(sink, new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0));
@@ -103,6 +111,8 @@ public final class StandardEncoders implements EncoderFactory {
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8}) {
             list.add(EncoderSpec.of(GNU_GZIP, level));
         }
+        // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and blocks.
+        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         return List.copyOf(list);
     }
 

@@ -27,6 +27,13 @@ abstract class Compressor {
     /** Forgets all input, keeping the buffers. */
     abstract void reset();
 
+    /**
+     * Go's {@code fillWindow} after a reset: {@code dict} becomes history that matches may reach,
+     * without producing output. Stored and Huffman-only levels keep no history.
+     */
+    void fillWindow(byte[] dict, int offset, int length) {
+    }
+
     /** The window of the levels that compress one window-sized block at a time (-2, 0, 1 to 6). */
     abstract static class Blockwise extends Compressor {
 
@@ -148,6 +155,13 @@ abstract class Compressor {
         void reset() {
             windowEnd = 0;
             fast.reset();
+            tokens.reset();
+        }
+
+        @Override
+        void fillWindow(byte[] dict, int offset, int length) {
+            int keep = Math.min(length, FastEncoder.MAX_MATCH_OFFSET);
+            fast.encode(tokens, dict, offset + length - keep, keep);
             tokens.reset();
         }
     }

@@ -118,6 +118,17 @@ public final class KlauspostFlateEncoder implements SyncFlushEncoder {
         state = State.OPEN;
     }
 
+    /**
+     * Go's {@code Writer.ResetDict}: a new stream to {@code sink} whose matches may reach into
+     * {@code dict[offset..offset+length)} (its last 32 KiB), as pgzip primes each block with the
+     * previous block's tail.
+     */
+    public void reset(OutputStream sink, byte[] dict, int offset, int length) {
+        reset(sink);
+        Objects.checkFromIndexSize(offset, length, dict.length);
+        compressor.fillWindow(dict, offset, length);
+    }
+
     private void ensureOpen() {
         if (state != State.OPEN) {
             throw new IllegalStateException(state == State.FINISHED

@@ -75,6 +75,28 @@ final class LazyCompressor extends Compressor {
     }
 
     @Override
+    void fillWindow(byte[] dict, int offset, int length) {
+        int keep = Math.min(length, WINDOW_SIZE);
+        int n = Math.min(keep, window.length - windowEnd);
+        System.arraycopy(dict, offset + length - keep, window, windowEnd, n);
+        // Go hashes 256 positions at a time, each needing 4 bytes inside its slice of the window.
+        int loops = (n + 256 - MIN_MATCH_LENGTH) / 256;
+        for (int j = 0; j < loops; j++) {
+            int start = j * 256;
+            int end = Math.min(start + 256 + MIN_MATCH_LENGTH - 1, n);
+            for (int di = start; di + MIN_MATCH_LENGTH <= end; di++) {
+                int h = hash4(window, di);
+                hashPrev[di & WINDOW_MASK] = hashHead[h];
+                hashHead[h] = di + hashOffset;
+            }
+        }
+        windowEnd += n;
+        index = n;
+        // Go 1.27.3 (go.dev/issue/80538): a stored first block must not hold the dictionary.
+        blockStart = windowEnd;
+    }
+
+    @Override
     boolean full() {
         return windowEnd == window.length;
     }
