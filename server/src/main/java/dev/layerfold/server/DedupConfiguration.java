@@ -20,13 +20,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -38,8 +40,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(DedupProperties.class)
 public class DedupConfiguration {
-
-    private static final Duration CLAIM_TIME = Duration.ofMinutes(15);
 
     @Bean
     DedupIndex dedupIndex(MetadataStore metadata) {
@@ -70,7 +70,7 @@ public class DedupConfiguration {
             throws IOException {
         Path scratch = scratch(dedup, storage).resolve("dedup");
         emptyScratch(scratch);
-        DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), CLAIM_TIME, DedupLimits.DEFAULT);
+        DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), dedup.claimTime(), DedupLimits.DEFAULT);
         return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()), settings);
     }
@@ -100,9 +100,18 @@ public class DedupConfiguration {
                             FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup) {
         InFlightRequests inFlight = requests.getFilter();
         int yieldAt = dedup.yieldThreshold();
-        DedupWorker worker = new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt);
-        worker.start(dedup.workers());
-        return worker;
+        return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt, dedup.lease());
+    }
+
+    /**
+     * Workers start once the process serves requests, not while its context is being built: a process
+     * still starting (or about to fail) takes no layer from the shared queue, where its lease would hold
+     * the layer up, and leaves the CPU to its start-up.
+     */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> dedupWorkersStartWhenReady(ObjectProvider<DedupWorker> worker,
+                                                                         DedupProperties dedup) {
+        return ready -> worker.ifAvailable(created -> created.start(dedup.workers()));
     }
 
     @Bean(destroyMethod = "shutdownNow")

@@ -1,6 +1,7 @@
 package dev.layerfold.server;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -21,6 +22,11 @@ import org.springframework.util.unit.DataSize;
  * @param packSize  target size of a pack of unique files
  * @param yieldAt   workers start no new layer while this many registry requests are in flight
  *                  (0: one per core)
+ * @param lease     how long a worker holds a layer without renewing it: a layer whose worker died is
+ *                  taken over after this long
+ * @param claimTime how long a worker's claim on a file it is about to store lasts: files a dead worker
+ *                  claimed are stored by another after this long. Longer than storing one layer's
+ *                  new files takes, or two workers may store a file twice (harmless, but wasted)
  */
 @ConfigurationProperties("layerfold.dedup")
 public record DedupProperties(
@@ -29,7 +35,9 @@ public record DedupProperties(
         Path scratch,
         @DefaultValue("3") int zstdLevel,
         @DefaultValue("64MB") DataSize packSize,
-        @DefaultValue("0") int yieldAt) {
+        @DefaultValue("0") int yieldAt,
+        @DefaultValue("2m") Duration lease,
+        @DefaultValue("15m") Duration claimTime) {
 
     public enum Mode { OFF, ALL }
 

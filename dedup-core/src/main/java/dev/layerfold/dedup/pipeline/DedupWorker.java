@@ -28,7 +28,6 @@ public final class DedupWorker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DedupWorker.class);
     static final int MAX_DELIVERIES = 5;
-    private static final Duration LEASE = Duration.ofMinutes(2);
     private static final Duration IDLE_POLL = Duration.ofMillis(500);
 
     private final DedupQueue queue;
@@ -36,17 +35,23 @@ public final class DedupWorker implements AutoCloseable {
     private final LayerDeduplicator deduplicator;
     private final DedupMetrics metrics;
     private final BooleanSupplier busy;
+    private final Duration lease;
     private final List<Thread> threads = new ArrayList<>();
     private final ScheduledExecutorService renewals;
     private volatile boolean running = true;
 
+    /**
+     * @param lease how long a task is held without renewal: after a worker died, its task waits this
+     *              long before another worker takes it over (renewed every third of it while working)
+     */
     public DedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
-                       BooleanSupplier busy) {
+                       BooleanSupplier busy, Duration lease) {
         this.queue = queue;
         this.index = index;
         this.deduplicator = deduplicator;
         this.metrics = metrics;
         this.busy = busy;
+        this.lease = lease;
         this.renewals = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("dedup-lease-renewal").factory());
     }
 
@@ -81,7 +86,7 @@ public final class DedupWorker implements AutoCloseable {
 
     /** Does one task if there is one; false if the queue was empty. */
     boolean work(String worker) throws IOException {
-        Optional<TakenTask> taken = queue.take(worker, LEASE);
+        Optional<TakenTask> taken = queue.take(worker, lease);
         if (taken.isEmpty()) {
             return false;
         }
@@ -93,8 +98,9 @@ public final class DedupWorker implements AutoCloseable {
             queue.complete(task);
             return true;
         }
-        long lease = LEASE.toMillis() / 3;
-        ScheduledFuture<?> renewal = renewals.scheduleAtFixedRate(() -> renew(task, worker), lease, lease, TimeUnit.MILLISECONDS);
+        long renewEvery = lease.toMillis() / 3;
+        ScheduledFuture<?> renewal = renewals.scheduleAtFixedRate(() -> renew(task, worker), renewEvery, renewEvery,
+                TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
         try {
             DedupOutcome outcome = deduplicator.deduplicate(task.task(), worker);
@@ -112,7 +118,7 @@ public final class DedupWorker implements AutoCloseable {
 
     private void renew(TakenTask task, String worker) {
         try {
-            if (!queue.renew(task, worker, LEASE)) {
+            if (!queue.renew(task, worker, lease)) {
                 LOG.warn("lost the lease on layer {}; another worker may take it over (harmless: the work is idempotent)",
                         task.task().layer());
             }

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
@@ -18,6 +19,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,12 +34,14 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,6 +70,10 @@ class LayerDeduplicatorTest {
     }
 
     private LayerDeduplicator deduplicator(DedupLimits limits) {
+        return deduplicator(index, limits);
+    }
+
+    private LayerDeduplicator deduplicator(DedupIndex index, DedupLimits limits) {
         return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
                 new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), limits));
@@ -162,6 +172,41 @@ class LayerDeduplicatorTest {
         byte[] zstd = push(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0});
         assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd),
                 "application/vnd.oci.image.layer.v1.tar+zstd", zstd.length), "w")).isEqualTo(DedupOutcome.intact("zstd"));
+    }
+
+    /**
+     * A worker that dies after storing a layer's packs and before committing it (a kill -9 while it
+     * writes the record, proves the rebuild or commits) leaves those packs stored and indexed; the
+     * retry finds the files stored, publishes no pack, and counts only its record. The packs the layer
+     * lives in are then never counted as stored bytes, so {@code layerfold.dedup.bytes.stored}
+     * under-counts and {@code .saved} over-counts for good.
+     */
+    @Test
+    @Disabled("bug: stored bytes are counted per committing attempt (LayerDeduplicator.deduplicate: packBytes"
+            + " + record), so packs a dead attempt stored are never counted; see the dedup-e2e report")
+    void packsStoredByAnAttemptThatDiedBeforeCommittingAreCountedAsStored() throws Exception {
+        byte[] layer = push(gzipLayer(files(new Random(6), "srv/", 12)));
+        DedupIndex dyingBeforeCommit = (DedupIndex) Proxy.newProxyInstance(DedupIndex.class.getClassLoader(),
+                new Class<?>[] {DedupIndex.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("commitLayer")) {
+                        throw new IOException("the worker was killed before it committed");
+                    }
+                    try {
+                        return method.invoke(index, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        assertThatThrownBy(() -> deduplicator(dyingBeforeCommit, DedupLimits.DEFAULT).deduplicate(task(layer), "dies")).isInstanceOf(IOException.class);
+
+        assertThat(deduplicate(layer).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        // The intact blob is gone; what the store holds are the layer's packs and its one record.
+        long packsAndRecord;
+        try (Stream<Path> stored = Files.walk(dir.resolve("data").resolve("blobs"))) {
+            packsAndRecord = stored.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        }
+        assertThat(index.totals().storedBytes()).isEqualTo(packsAndRecord);
     }
 
     private DedupOutcome deduplicate(byte[] layer) throws IOException {

@@ -13,11 +13,11 @@ import java.util.concurrent.TimeUnit;
  * Runs a command-line client to completion within a time limit. A failure (non-zero exit or
  * timeout) fails the test with the command line and everything the command printed.
  */
-final class CommandLine {
+public final class CommandLine {
 
     /** What a successful command printed. */
-    record Result(byte[] stdout, String stderr) {
-        String stdoutText() {
+    public record Result(byte[] stdout, String stderr) {
+        public String stdoutText() {
             return new String(stdout, StandardCharsets.UTF_8);
         }
     }
@@ -25,12 +25,12 @@ final class CommandLine {
     private CommandLine() {
     }
 
-    static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {
+    public static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {
         return run(timeout, command, Map.of());
     }
 
     /** Like {@link #run(Duration, List)}, with {@code environment} added to the inherited variables. */
-    static Result run(Duration timeout, List<String> command, Map<String, String> environment)
+    public static Result run(Duration timeout, List<String> command, Map<String, String> environment)
             throws IOException, InterruptedException {
         // Output goes to files, not pipes: a chatty client can never block on a full pipe.
         Path stdout = Files.createTempFile("command-", ".out");

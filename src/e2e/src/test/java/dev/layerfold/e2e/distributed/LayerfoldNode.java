@@ -3,15 +3,19 @@ package dev.layerfold.e2e.distributed;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * One Layerfold process that a test may kill and start again on the same storage (its data directory
  * and its backend properties), as an orchestrator restarts a crashed node.
  */
-final class LayerfoldNode implements AutoCloseable {
+public final class LayerfoldNode implements AutoCloseable {
 
     /** Small enough that a node buffering blobs would fail; the S3 parts in flight fit easily. */
     private static final String MAX_HEAP = "256m";
@@ -28,24 +32,61 @@ final class LayerfoldNode implements AutoCloseable {
         this.backend = backend;
     }
 
-    static LayerfoldNode start(Path dataDir, Map<String, String> backend) throws IOException, InterruptedException {
+    public static LayerfoldNode start(Path dataDir, Map<String, String> backend) throws IOException, InterruptedException {
         LayerfoldNode node = new LayerfoldNode(dataDir, backend);
         node.process = LayerfoldProcess.start(MAX_HEAP, dataDir, LOGS, JVM_OPTIONS, backend);
         return node;
     }
 
+    /**
+     * Starts one node per data directory on the same {@code backend}, at the same time (start-up is
+     * most of what a multi-node test waits for); if any fails to start, the others are stopped.
+     */
+    public static List<LayerfoldNode> startTogether(List<Path> dataDirs, Map<String, String> backend)
+            throws InterruptedException {
+        List<CompletableFuture<LayerfoldNode>> starting = dataDirs.stream()
+                .map(dir -> CompletableFuture.supplyAsync(() -> startUnchecked(dir, backend))).toList();
+        List<LayerfoldNode> nodes = new ArrayList<>();
+        RuntimeException failure = null;
+        for (CompletableFuture<LayerfoldNode> node : starting) {
+            try {
+                nodes.add(node.join());
+            } catch (CompletionException e) {
+                failure = failure == null ? new IllegalStateException("a node did not start on " + backend, e.getCause()) : failure;
+            }
+        }
+        if (failure != null) {
+            for (LayerfoldNode node : nodes) {
+                node.close();
+            }
+            throw failure;
+        }
+        return nodes;
+    }
+
+    private static LayerfoldNode startUnchecked(Path dataDir, Map<String, String> backend) {
+        try {
+            return start(dataDir, backend);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The running process; a new one (on a new port) after {@link #restart()}. */
-    RegistryProcess process() {
+    public RegistryProcess process() {
         return process;
     }
 
     /** {@code kill -9}: the node gets no chance to finish or clean up what it was doing. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.kill();
     }
 
     /** Starts the node again on the storage it had, after {@link #kill()}. */
-    void restart() throws IOException, InterruptedException {
+    public void restart() throws IOException, InterruptedException {
         process = LayerfoldProcess.start(MAX_HEAP, dataDir, LOGS, JVM_OPTIONS, backend);
     }
 

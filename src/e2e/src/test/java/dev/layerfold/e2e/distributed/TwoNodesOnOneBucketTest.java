@@ -15,8 +15,6 @@ import dev.layerfold.e2e.oci.OciLayout;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,19 +38,11 @@ class TwoNodesOnOneBucketTest {
     private LayerfoldNode second;
 
     @BeforeAll
-    void startTwoNodesOnOneBucketAndOneRedis(@TempDir Path data) {
-        Map<String, String> backend = Backends.newS3AndRedis();
-        CompletableFuture<LayerfoldNode> starting = CompletableFuture.supplyAsync(() -> start(data.resolve("first"), backend));
-        second = start(data.resolve("second"), backend);
-        first = starting.join();
-    }
-
-    private static LayerfoldNode start(Path dataDir, Map<String, String> backend) {
-        try {
-            return LayerfoldNode.start(dataDir, backend);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not start Layerfold on S3 + Redis", e);
-        }
+    void startTwoNodesOnOneBucketAndOneRedis(@TempDir Path data) throws InterruptedException {
+        List<LayerfoldNode> nodes = LayerfoldNode.startTogether(List.of(data.resolve("first"), data.resolve("second")),
+                Backends.newS3AndRedis());
+        first = nodes.get(0);
+        second = nodes.get(1);
     }
 
     @AfterAll

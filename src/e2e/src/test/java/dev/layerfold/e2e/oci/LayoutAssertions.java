@@ -18,8 +18,16 @@ public final class LayoutAssertions {
     public static void assertSameImage(OciLayout pushed, OciLayout pulled, String tag) throws IOException {
         String digest = pushed.tagged(tag).digest();
         assertThat(pulled.tagged(tag).digest()).as("manifest digest of %s after the round trip", tag).isEqualTo(digest);
+        assertSameBlobs(pushed, pulled, digest);
+    }
+
+    /**
+     * {@code pulled} holds every blob manifest (or index) {@code digest} needs in {@code pushed}, each
+     * with the bytes its digest names; for layouts that name no tag (as {@code crane pull} writes them).
+     */
+    public static void assertSameBlobs(OciLayout pushed, OciLayout pulled, String digest) throws IOException {
         Set<String> expected = pushed.closure(digest);
-        assertThat(pulled.closure(digest)).as("blobs the pulled %s references", tag).isEqualTo(expected);
+        assertThat(pulled.closure(digest)).as("blobs the pulled %s references", digest).isEqualTo(expected);
         for (String blob : expected) {
             assertThat(pulled.hasBlob(blob)).as("pulled layout has blob %s", blob).isTrue();
             assertThat(pulled.digestOfStored(blob)).as("digest of the bytes pulled for %s", blob).isEqualTo(blob);

@@ -7,6 +7,8 @@ public final class MediaTypes {
     public static final String IMAGE_INDEX = "application/vnd.oci.image.index.v1+json";
     public static final String IMAGE_CONFIG = "application/vnd.oci.image.config.v1+json";
     public static final String LAYER_TAR_GZIP = "application/vnd.oci.image.layer.v1.tar+gzip";
+    public static final String LAYER_TAR = "application/vnd.oci.image.layer.v1.tar";
+    public static final String LAYER_TAR_ZSTD = "application/vnd.oci.image.layer.v1.tar+zstd";
     public static final String EMPTY = "application/vnd.oci.empty.v1+json";
 
     private MediaTypes() {

@@ -61,7 +61,7 @@ public final class OciLayout {
     }
 
     /** Moves {@code file}, whose digest the caller computed while writing it, into the layout. */
-    Descriptor moveInBlob(String mediaType, Path file, String digest) throws IOException {
+    public Descriptor moveInBlob(String mediaType, Path file, String digest) throws IOException {
         long size = Files.size(file);
         Files.move(file, blobPath(digest), StandardCopyOption.REPLACE_EXISTING);
         return new Descriptor(mediaType, digest, size);
