@@ -164,7 +164,7 @@ public final class SplitBenchmark implements Benchmark {
 
     private static double[] rebuildThroughput(LayerSplitter splitter, LayerOfSystemFiles layer, double megabytes) throws IOException {
         Map<FileRef, byte[]> bodies = new HashMap<>();
-        FileSink keep = () -> new FileSink.Body() {
+        FileSink keep = declaredSize -> new FileSink.Body() {
             private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
             @Override
