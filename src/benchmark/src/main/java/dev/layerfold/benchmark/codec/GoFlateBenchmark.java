@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.codec;
 
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.GoPrograms;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import java.io.IOException;
@@ -98,13 +99,7 @@ public final class GoFlateBenchmark implements Benchmark {
     private static final class GoFlateBench {
 
         static Path build(Path work) throws IOException, InterruptedException {
-            Path sources = findSources();
-            Path binary = work.resolve("flatebench");
-            ProcessBuilder builder = new ProcessBuilder(go(), "build", "-o", binary.toString(), "./flatebench")
-                    .directory(sources.toFile()).redirectErrorStream(true);
-            builder.environment().put("GOTOOLCHAIN", "local");
-            run(builder);
-            return binary;
+            return GoPrograms.build("go", "./flatebench", work.resolve("flatebench"));
         }
 
         /** One round of Go compressing {@code input}, timed inside the Go process: MB per CPU second. */
@@ -121,29 +116,6 @@ public final class GoFlateBenchmark implements Benchmark {
                 throw new IOException(String.join(" ", builder.command()) + " failed: " + output);
             }
             return output;
-        }
-
-        private static String go() {
-            for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "go"))) {
-                    return Path.of(dir, "go").toString();
-                }
-            }
-            if (Files.isExecutable(Path.of("/usr/local/go/bin/go"))) {
-                return "/usr/local/go/bin/go";
-            }
-            throw new IllegalStateException("the goflate benchmark needs Go (`go` on PATH or /usr/local/go)");
-        }
-
-        /** The Go reference programs, found from the working directory up to the repository root. */
-        private static Path findSources() {
-            for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-                Path sources = dir.resolve("dedup-core/src/test/go");
-                if (Files.isDirectory(sources.resolve("flatebench"))) {
-                    return sources;
-                }
-            }
-            throw new IllegalStateException("dedup-core/src/test/go not found above " + Path.of("").toAbsolutePath());
         }
     }
 }
