@@ -1,14 +1,16 @@
 package dev.layerfold.benchmark.dedup;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
 import dev.layerfold.dedup.codec.FileSink;
 import dev.layerfold.dedup.codec.LayerSplitter;
-import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.GzipMember;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -20,12 +22,15 @@ import java.util.List;
  * against the restore's ceiling, the layer's encoder alone over the same tar in memory on one thread.
  * Wall time, in process, read through a 64 KiB buffer into nothing, for small, medium and large
  * layers; cold (the packs, layer record and intact blob evicted from the page cache before the read)
- * and warm (read again right after).
+ * and warm (read again right after). Wall time on a shared machine measures the neighbours too, so
+ * the warm restore's CPU (all threads of this process: encoder, fetchers, reader) is also compared
+ * with the encoder's.
  */
 record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
 
     private static final String SUITE = "dedup";
     private static final byte[] BUFFER = new byte[64 * 1024];
+    private static final OperatingSystemMXBean PROCESS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     void run(BenchmarkReport report) throws Exception {
         Producer producer = maker.canMake(Producer.GO_6) ? Producer.GO_6 : Producer.JDK_ZLIB_6;
@@ -51,6 +56,8 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
         double[] warmRestore = new double[rounds];
         double[] warmIntact = new double[rounds];
         double[] encoder = new double[rounds];
+        double[] restoreCpu = new double[rounds];
+        double[] encoderCpu = new double[rounds];
         double[] coldSlower = new double[rounds];
         double[] warmSlower = new double[rounds];
         long cachedBeforeCold = 0;
@@ -59,19 +66,25 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
             PageCache.evict(stored);
             cachedBeforeCold += PageCache.cachedBytes(stored);
             double restoreCold = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
+            long processCpu = PROCESS.getProcessCpuTime();
             double restoreWarm = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
+            double restoreCpuMillis = (PROCESS.getProcessCpuTime() - processCpu) / 1e6;
             PageCache.evict(intact.storedFiles());
             double intactCold = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
             double intactWarm = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
             long start = System.nanoTime();
+            long startCpu = CpuClock.nanos();
             DedupThroughput.encodeAlone(members, layer.tar());
             double encoderMillis = (System.nanoTime() - start) / 1e6;
+            double encoderCpuMillis = (CpuClock.nanos() - startCpu) / 1e6;
             if (round >= 0) {
                 coldRestore[round] = restoreCold;
                 warmRestore[round] = restoreWarm;
                 coldIntact[round] = intactCold;
                 warmIntact[round] = intactWarm;
                 encoder[round] = encoderMillis;
+                restoreCpu[round] = restoreCpuMillis;
+                encoderCpu[round] = encoderCpuMillis;
                 coldSlower[round] = restoreCold / intactCold;
                 warmSlower[round] = restoreWarm / intactWarm;
             }
@@ -81,6 +94,7 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
                 cachedBeforeCold);
         report.compare(SUITE, name + " warm vs encoder", "ms", warmRestore, encoder, "encoder alone", false);
         report.compare(SUITE, name + " cold vs encoder", "ms", coldRestore, encoder, "encoder alone", false);
+        report.compare(SUITE, name + " warm, CPU vs encoder's", "cpu-ms", restoreCpu, encoderCpu, "encoder alone", false);
         report.compare(SUITE, name + " warm vs intact", "ms", warmRestore, warmIntact, "intact", false);
         report.value(SUITE, name + " warm, times intact's", "x", warmSlower);
         report.compare(SUITE, name + " cold vs intact", "ms", coldRestore, coldIntact, "intact", false);
