@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.codec;
 
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.GoPrograms;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
@@ -123,13 +124,7 @@ public class GoFlateBenchmark implements Benchmark {
     private static final class GoFlateBench {
 
         static Path build(Path work, String toolchain) throws IOException, InterruptedException {
-            Path sources = findSources();
-            Path binary = work.resolve("flatebench");
-            ProcessBuilder builder = new ProcessBuilder(go(), "build", "-o", binary.toString(), "./flatebench")
-                    .directory(sources.toFile()).redirectErrorStream(true);
-            builder.environment().put("GOTOOLCHAIN", toolchain);
-            run(builder);
-            return binary;
+            return GoPrograms.build("go", "./flatebench", work.resolve("flatebench"), toolchain);
         }
 
         /** One round of Go compressing {@code input}, timed inside the Go process: MB per CPU second. */
@@ -146,22 +141,6 @@ public class GoFlateBenchmark implements Benchmark {
                 throw new IOException(String.join(" ", builder.command()) + " failed: " + output);
             }
             return output;
-        }
-
-        private static String go() {
-            return Executables.find("go", List.of(Path.of("/usr/local/go/bin")), "apt-get install golang-go (as .ci/run does)")
-                    .toString();
-        }
-
-        /** The Go reference programs, found from the working directory up to the repository root. */
-        private static Path findSources() {
-            for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-                Path sources = dir.resolve("dedup-core/src/test/go");
-                if (Files.isDirectory(sources.resolve("flatebench"))) {
-                    return sources;
-                }
-            }
-            throw new IllegalStateException("dedup-core/src/test/go not found above " + Path.of("").toAbsolutePath());
         }
     }
 }
