@@ -21,4 +21,6 @@ EXPOSE 5000
 # bash's /dev/tcp avoids needing curl in the image.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
     CMD bash -c 'exec 3<>/dev/tcp/127.0.0.1/5000 && printf "GET /actuator/health/readiness HTTP/1.0\r\n\r\n" >&3 && grep -q "\"UP\"" <&3'
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/opt/layerfold/layerfold.jar"]
+# A JVM out of memory may live on with dead threads (Tomcat's poller) and answer nothing: exit instead,
+# so the container's restart policy or orchestrator starts a fresh one.
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/opt/layerfold/layerfold.jar"]

@@ -116,7 +116,8 @@ public class BackendConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "redis")
-    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket, BlobStore blobs) throws IOException {
+    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket, ObjectProvider<BlobStore> blobs)
+            throws IOException {
         S3Bucket records = bucket.getIfAvailable();
         if (records == null) {
             throw new IllegalStateException("layerfold.storage.metadata=redis keeps its records in the S3 bucket: "
@@ -126,7 +127,7 @@ public class BackendConfiguration {
             throw new IllegalStateException("layerfold.storage.metadata=redis needs layerfold.storage.redis.url "
                     + "(env LAYERFOLD_STORAGE_REDIS_URL), e.g. redis://redis:6379");
         }
-        StoredFiles layerRecords = new StoredFiles(blobs);
+        StoredFiles layerRecords = new StoredFiles(blobs.getObject());
         return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace(),
                 record -> layerRecords.record(record).files());
     }

@@ -5,16 +5,17 @@ import java.util.Map;
 
 /**
  * What the tool found about one layer blob. Fields are null where they do not apply (e.g. no
- * encoder for a plain tar, nothing after a split error).
+ * encoder for a plain tar, nothing after a split error); {@code encoderNote} says why a gzip member
+ * has no encoder.
  */
-record Inspection(String file, String format, String encoder, String encoderCheck, Integer members, Integer entries, Integer files,
+record Inspection(String file, String format, String encoder, String encoderCheck, String encoderNote, Integer members, Integer entries, Integer files,
                   Long fileBytes, Long tarBytes, Long blobBytes, Long recipeBytes, String rebuild, String tarDamage, String error) {
 
     /** "matched": rebuilt with the same sha256; "mismatch": rebuilt bytes differ; "impossible": no encoder; "skipped". */
     static final String MATCHED = "matched";
 
     static Inspection failed(String file, String format, String error) {
-        return new Inspection(file, format, null, null, null, null, null, null, null, null, null, null, null, error);
+        return new Inspection(file, format, null, null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     boolean ok() {
@@ -28,6 +29,7 @@ record Inspection(String file, String format, String encoder, String encoderChec
         fields.put("format", format);
         fields.put("encoder", encoder);
         fields.put("encoderCheck", encoderCheck);
+        fields.put("encoderNote", encoderNote);
         fields.put("members", members);
         fields.put("entries", entries);
         fields.put("files", files);

@@ -4,7 +4,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import tools.jackson.core.StreamWriteFeature;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.SequenceWriter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code layerfold-codec [--json] [--no-rebuild] LAYER...}: for each layer blob file, its format,
@@ -20,6 +23,10 @@ public final class LayerInspect {
               encoder that reproduces it, and rebuilds it to check the recipe is exact.
               --json        one JSON array, an object per file
               --no-rebuild  skip the rebuild (no scratch space needed for file bodies)""";
+
+    /** Pretty-printed, leaving the caller's stream open when the array ends. */
+    private static final ObjectWriter JSON = JsonMapper.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build()
+            .writerWithDefaultPrettyPrinter();
 
     private LayerInspect() {
     }
@@ -55,16 +62,20 @@ public final class LayerInspect {
         }
         LayerInspector inspector = new LayerInspector(rebuild);
         boolean ok = true;
-        if (json) {
-            out.println("[");
+        // Each layer is printed when it is done, so a long run shows its progress, also as JSON.
+        try (SequenceWriter array = json ? JSON.writeValuesAsArray(out) : null) {
+            for (Path file : files) {
+                Inspection inspection = inspector.inspect(file);
+                ok &= inspection.ok();
+                if (array != null) {
+                    array.write(inspection.fields()).flush();
+                } else {
+                    out.println(text(inspection));
+                }
+            }
         }
-        for (int i = 0; i < files.size(); i++) {
-            Inspection inspection = inspector.inspect(files.get(i));
-            ok &= inspection.ok();
-            out.println(json ? Json.object(inspection.fields()) + (i < files.size() - 1 ? "," : "") : text(inspection));
-        }
         if (json) {
-            out.println("]");
+            out.println();
         }
         return ok ? 0 : 1;
     }
@@ -75,7 +86,7 @@ public final class LayerInspect {
         }
         StringBuilder line = new StringBuilder(i.file()).append(": ").append(i.format());
         if (i.encoder() != null) {
-            line.append(", encoder ").append(i.encoder()).append(i.encoder().equals("none") ? "" : " (" + i.encoderCheck() + ")");
+            line.append(", encoder ").append(i.encoder()).append(" (").append(i.encoderNote() != null ? i.encoderNote() : i.encoderCheck()).append(")");
             if (i.members() > 1) {
                 line.append(", ").append(i.members()).append(" gzip members");
             }
@@ -88,41 +99,5 @@ public final class LayerInspect {
             line.append(", tar damaged: ").append(i.tarDamage());
         }
         return line.toString();
-    }
-
-    /** Just enough JSON for flat objects of strings and numbers. */
-    static final class Json {
-
-        private Json() {
-        }
-
-        static String object(Map<String, Object> fields) {
-            StringBuilder json = new StringBuilder("  {");
-            String separator = "";
-            for (Map.Entry<String, Object> field : fields.entrySet()) {
-                json.append(separator).append(string(field.getKey())).append(": ").append(value(field.getValue()));
-                separator = ", ";
-            }
-            return json.append('}').toString();
-        }
-
-        private static String value(Object value) {
-            return value == null ? "null" : value instanceof Number ? value.toString() : string(value.toString());
-        }
-
-        static String string(String s) {
-            StringBuilder json = new StringBuilder("\"");
-            for (char c : s.toCharArray()) {
-                switch (c) {
-                    case '"' -> json.append("\\\"");
-                    case '\\' -> json.append("\\\\");
-                    case '\n' -> json.append("\\n");
-                    case '\r' -> json.append("\\r");
-                    case '\t' -> json.append("\\t");
-                    default -> json.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-                }
-            }
-            return json.append('"').toString();
-        }
     }
 }

@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.Identification;
+import dev.layerfold.dedup.codec.identify.UnmatchedMember;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 
@@ -77,7 +78,9 @@ final class LayerInspector {
         boolean gzip = recipe.format() == LayerFormat.GZIP;
         String encoder = gzip ? split.identifications().stream().map(i -> i.encoder().label()).distinct().collect(Collectors.joining(",")) : null;
         String check = gzip ? (split.identifications().stream().allMatch(Identification::wholeStream) ? "whole-stream" : "prefix") : null;
-        return new Inspection(name, recipe.format().name().toLowerCase(), encoder, check, gzip ? recipe.members().size() : null, split.entries(),
+        String note = gzip ? recipe.members().stream().filter(member -> member.encoder().isNone()).findFirst()
+                .map(member -> UnmatchedMember.reason(member.header())).orElse(null) : null;
+        return new Inspection(name, recipe.format().name().toLowerCase(), encoder, check, note, gzip ? recipe.members().size() : null, split.entries(),
                 recipe.skeleton().fileCount(), recipe.skeleton().fileBytes(), recipe.skeleton().tarSize(), recipe.blobSize(),
                 (long) recipe.toBytes().length, rebuildOutcome, split.tarDamage().orElse(null), null);
     }

@@ -7,10 +7,11 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.http.HttpStatus;
 
 /**
- * The {@code n} and {@code last} parameters of the tag list and the catalog. Stores are asked for one
+ * The {@code n} and {@code last} parameters of the tag list, the catalog and the referrers list. Stores are asked for one
  * entry more than the page holds: if it comes back, there is a next page and the response gets an
  * RFC 5988 {@code Link: <...>; rel="next"} header pointing at it.
  */
@@ -42,12 +43,20 @@ public record PageRequest(int size, Optional<String> last) {
 
     /** The entries of this page out of {@code fetched}, adding the Link header when more follow. */
     public List<String> page(List<String> fetched, String path, HttpServletResponse response) {
+        return page(fetched, Function.identity(), path, response);
+    }
+
+    /**
+     * The entries of this page out of {@code fetched}, adding the Link header when more follow;
+     * {@code position} is what {@code last} names an entry by. {@code path} may carry a query already.
+     */
+    public <T> List<T> page(List<T> fetched, Function<T, String> position, String path, HttpServletResponse response) {
         if (fetched.size() <= size) {
             return fetched;
         }
-        List<String> page = fetched.subList(0, size);
-        response.setHeader("Link", "<" + path + "?n=" + size + "&last="
-                + URLEncoder.encode(page.getLast(), StandardCharsets.UTF_8) + ">; rel=\"next\"");
+        List<T> page = fetched.subList(0, size);
+        response.setHeader("Link", "<" + path + (path.contains("?") ? "&" : "?") + "n=" + size + "&last="
+                + URLEncoder.encode(position.apply(page.getLast()), StandardCharsets.UTF_8) + ">; rel=\"next\"");
         return page;
     }
 }

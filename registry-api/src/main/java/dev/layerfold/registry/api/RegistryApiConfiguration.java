@@ -5,6 +5,7 @@ import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.PropertySource;
+import org.springframework.core.env.Environment;
 
 /**
  * Makes registry-api a library: an application that component-scans {@code dev.layerfold} and provides
@@ -16,6 +17,9 @@ import org.springframework.context.annotation.PropertySource;
 @EnableConfigurationProperties(RegistryApiProperties.class)
 @PropertySource("classpath:dev/layerfold/registry/api/registry-api-defaults.properties")
 public class RegistryApiConfiguration {
+
+    /** Tomcat's NIO connector's default. */
+    private static final int DEFAULT_MAX_CONNECTIONS = 8192;
 
     /**
      * Lets {@code %2F} through to {@link RoutePath}, which refuses it in a repository name with
@@ -29,18 +33,25 @@ public class RegistryApiConfiguration {
     /**
      * Tomcat copies a response body into its per-connection write buffer and makes one socket write
      * each time the buffer fills. At its default 8 KiB a 512 MiB layer streamed from S3 costs 65,536
-     * writes; at 64 KiB, 8,192, and a pull from S3 runs 10-15% faster here. The buffer lives as long
-     * as its connection, so it stays at 64 KiB: blobs on the filesystem bypass it (sendfile) anyway.
+     * writes; at 64 KiB, 8,192, and a pull from S3 runs 10-15% faster here.
      *
      * <p>The connection's buffers are direct: the JDK copies a heap buffer into a temporary direct one
      * on every socket read and write, so a heap buffer costs one more copy of every byte pushed or
-     * pulled (a pull from S3 takes ~11% less CPU per MB with direct buffers here). Direct memory is
-     * capped at the heap size by default, and the 72 KiB per connection would otherwise sit in the heap.
+     * pulled (a pull from S3 takes ~11% less CPU per MB with direct buffers here).
+     *
+     * <p>Tomcat allocates both buffers when it accepts a connection and keeps them while it is open, idle
+     * or not, and direct memory is capped (at the heap size by default): at 64 KiB, 3,600 connections
+     * would fill 256 MiB, and the next one would fail to allocate. So the write buffer is as large as
+     * lets the buffers of {@code server.tomcat.max-connections} connections fit in half of the direct
+     * memory: 64 KiB at a heap of 1 GiB, Tomcat's 8 KiB at 256 MiB.
      */
     @Bean
-    TomcatConnectorCustomizer writeResponsesInLargePieces() {
+    TomcatConnectorCustomizer writeResponsesInLargePieces(Environment environment) {
+        int maxConnections = environment.getProperty("server.tomcat.max-connections", Integer.class,
+                DEFAULT_MAX_CONNECTIONS);
+        int writeBuffer = ConnectionBuffers.writeBufferSize(ConnectionBuffers.maxDirectMemory(), maxConnections);
         return connector -> {
-            connector.setProperty("socket.appWriteBufSize", Integer.toString(64 * 1024));
+            connector.setProperty("socket.appWriteBufSize", Integer.toString(writeBuffer));
             connector.setProperty("socket.directBuffer", "true");
         };
     }

@@ -23,10 +23,31 @@ public final class RegistryRequest {
 
     private final HttpServletRequest servlet;
     private final QueryParameters query;
+    private Access access = Access.EVERYONE;
 
     RegistryRequest(HttpServletRequest servlet) {
         this.servlet = servlet;
         this.query = QueryParameters.parse(servlet.getQueryString());
+    }
+
+    void admitted(Access access) {
+        this.access = access;
+    }
+
+    /** What the caller may do, as the {@link AccessGuard} admitted the request. */
+    public Access access() {
+        return access;
+    }
+
+    /** The client's address as the server sees it (a proxy's, behind one), for the audit log. */
+    public String remoteAddress() {
+        return servlet.getRemoteAddr();
+    }
+
+    /** {@code scheme://host[:port]} as the client addressed the registry, for URLs it is sent back. */
+    public String origin() {
+        String host = servlet.getHeader("Host");
+        return servlet.getScheme() + "://" + (host != null ? host : servlet.getServerName() + ":" + servlet.getServerPort());
     }
 
     public String method() {

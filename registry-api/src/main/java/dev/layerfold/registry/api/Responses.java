@@ -4,7 +4,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.http.HttpStatus;
 
-/** Writing small, fully known response bodies (JSON documents, manifests); blobs stream elsewhere. */
+/** Writing small, fully known response bodies (JSON documents); stored content streams ({@link StoredBytes}). */
 public final class Responses {
 
     private Responses() {

@@ -4,12 +4,12 @@ import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
 import dev.layerfold.registry.api.Route;
 import dev.layerfold.registry.api.RouteHandler;
+import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
@@ -20,15 +20,6 @@ import org.springframework.stereotype.Component;
 /** {@code HEAD|GET|DELETE /v2/<name>/blobs/<digest>}. */
 @Component
 class BlobHandler implements RouteHandler<Route.Blob> {
-
-    /** Large copies keep the per-chunk overhead (syscalls, Tomcat buffer handling) small on big layers. */
-    private static final int COPY_BUFFER_SIZE = 256 * 1024;
-
-    /**
-     * Below this, copying through the JVM answers sooner than handing the file to the connector's poller
-     * (Tomcat's DefaultServlet draws the line at 48 KiB too).
-     */
-    private static final long SENDFILE_THRESHOLD = 48 * 1024;
 
     private final RepositoryBlobs blobs;
 
@@ -56,23 +47,29 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         response.setHeader("Docker-Content-Digest", route.digest().toString());
         response.setHeader("ETag", etag);
         response.setHeader("Accept-Ranges", "bytes");
-        // Content never changes under a digest; clients and proxies may keep it forever.
-        response.setHeader("Cache-Control", "max-age=31536000");
-        if (etag.equals(request.header("If-None-Match").orElse(null))) {
-            response.setStatus(HttpStatus.NOT_MODIFIED.value());
-            return;
-        }
-        if (!request.isHead()) {
+        boolean notModified = etag.equals(request.header("If-None-Match").orElse(null));
+        if (!request.isHead() && !notModified) {
             Optional<URI> direct = blobs.directUrl(route.digest());
             if (direct.isPresent()) {
+                // No Cache-Control: the URL expires long before the content would.
                 response.setStatus(HttpStatus.TEMPORARY_REDIRECT.value());
                 response.setHeader("Location", direct.get().toString());
                 return;
             }
         }
+        // Content never changes under a digest; clients and proxies may keep it forever.
+        response.setHeader("Cache-Control", "max-age=31536000");
+        if (notModified) {
+            response.setStatus(HttpStatus.NOT_MODIFIED.value());
+            return;
+        }
+        // A Range holds only while the client's copy is still this blob (RFC 9110 §13.1.5); our only
+        // validator is the ETag, so a date or another tag in If-Range asks for the whole blob.
+        boolean rangeHolds = request.header("If-Range").map(etag::equals).orElse(true);
         ByteRange range;
         try {
-            range = ByteRange.parse(request.header("Range").orElse(null), size).orElse(new ByteRange(0, size - 1));
+            range = ByteRange.parse(rangeHolds ? request.header("Range").orElse(null) : null, size)
+                    .orElse(new ByteRange(0, size - 1));
         } catch (ByteRange.Unsatisfiable e) {
             response.setStatus(HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE.value());
             response.setHeader("Content-Range", "bytes */" + size);
@@ -93,25 +90,18 @@ class BlobHandler implements RouteHandler<Route.Blob> {
 
     private void send(Route.Blob route, ByteRange range, RegistryRequest request, HttpServletResponse response)
             throws IOException {
-        if (range.length() >= SENDFILE_THRESHOLD && request.canSendFile()) {
-            Optional<Path> file = blobs.localFile(route.digest());
-            if (file.isPresent()) {
-                request.sendFile(file.get(), range.first(), range.last() + 1);
-                return;
+        StoredBytes content = new StoredBytes() {
+            @Override
+            public Optional<Path> localFile() throws IOException {
+                return blobs.localFile(route.digest());
             }
-        }
-        stream(route, range, response);
-    }
 
-    private void stream(Route.Blob route, ByteRange range, HttpServletResponse response) throws IOException {
-        try (InputStream in = blobs.open(route.digest(), range.first(), range.length()).orElseThrow(() -> unknown(route))) {
-            OutputStream out = response.getOutputStream();
-            // A small blob needs no buffer larger than itself.
-            byte[] buffer = new byte[Math.clamp(range.length(), 1, COPY_BUFFER_SIZE)];
-            for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
-                out.write(buffer, 0, read);
+            @Override
+            public InputStream open(long offset, long length) throws IOException {
+                return blobs.open(route.digest(), offset, length).orElseThrow(() -> unknown(route));
             }
-        }
+        };
+        content.send(request, response, range.first(), range.length());
     }
 
     private static RegistryException unknown(Route.Blob route) {

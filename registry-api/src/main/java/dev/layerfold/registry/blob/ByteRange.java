@@ -1,16 +1,14 @@
 package dev.layerfold.registry.blob;
 
+import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.springframework.http.HttpRange;
 
 /**
- * A single byte range of a blob, from a request's {@code Range} header (RFC 9110 §14.1.2). Multiple
- * ranges are not served: the whole blob is sent instead, as the RFC allows.
+ * The single byte range of a blob a request asks for, parsed by Spring's {@link HttpRange} (RFC 9110
+ * §14.1.2). Several ranges are not served: the whole blob is sent instead, as the RFC allows.
  */
 record ByteRange(long first, long last) {
-
-    private static final Pattern SINGLE_RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
 
     long length() {
         return last - first + 1;
@@ -22,37 +20,33 @@ record ByteRange(long first, long last) {
 
     /**
      * The range the header asks for within a blob of {@code size} bytes: empty to send the whole blob
-     * (no header, or one this registry does not serve), or throws {@link Unsatisfiable}.
+     * (no header, one that is malformed or names several ranges), or throws {@link Unsatisfiable}.
      */
     static Optional<ByteRange> parse(String header, long size) {
         if (header == null) {
             return Optional.empty();
         }
-        Matcher matcher = SINGLE_RANGE.matcher(header.trim());
-        if (!matcher.matches() || (matcher.group(1).isEmpty() && matcher.group(2).isEmpty())) {
+        List<HttpRange> ranges;
+        try {
+            ranges = HttpRange.parseRanges(header.trim());
+        } catch (IllegalArgumentException malformed) {
+            return Optional.empty(); // an invalid Range is ignored (RFC 9110 §14.2)
+        }
+        if (ranges.size() != 1) {
             return Optional.empty();
         }
+        long first;
+        long last;
         try {
-            if (matcher.group(1).isEmpty()) {
-                long suffix = Long.parseLong(matcher.group(2));
-                if (suffix == 0 || size == 0) {
-                    throw new Unsatisfiable();
-                }
-                return Optional.of(new ByteRange(Math.max(0, size - suffix), size - 1));
-            }
-            long first = Long.parseLong(matcher.group(1));
-            long requestedLast = matcher.group(2).isEmpty() ? Long.MAX_VALUE : Long.parseLong(matcher.group(2));
-            if (requestedLast < first) {
-                return Optional.empty(); // syntactically invalid per the RFC: ignored
-            }
-            long last = Math.min(requestedLast, size - 1);
-            if (first >= size) {
-                throw new Unsatisfiable();
-            }
-            return Optional.of(new ByteRange(first, last));
-        } catch (NumberFormatException tooLarge) {
+            first = ranges.getFirst().getRangeStart(size);
+            last = ranges.getFirst().getRangeEnd(size);
+        } catch (IllegalArgumentException beyondTheEnd) {
             throw new Unsatisfiable();
         }
+        if (first > last) { // a suffix of 0 bytes, or any range of an empty blob
+            throw new Unsatisfiable();
+        }
+        return Optional.of(new ByteRange(first, last));
     }
 
     /** No byte of the blob lies in the requested range: answered with 416. */

@@ -19,6 +19,11 @@ public enum ErrorCode {
     NAME_UNKNOWN(HttpStatus.NOT_FOUND),
     SIZE_INVALID(HttpStatus.BAD_REQUEST),
     UNSUPPORTED(HttpStatus.METHOD_NOT_ALLOWED),
+    /** The reference registry's code for 429: the client may retry after the Retry-After it was given. */
+    TOOMANYREQUESTS(HttpStatus.TOO_MANY_REQUESTS),
+    /** Sent with a {@code WWW-Authenticate} challenge that tells the client how to sign in. */
+    UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
+    DENIED(HttpStatus.FORBIDDEN),
     /** Not a spec code: what the reference registry sends with a 500, when the fault is ours. */
     UNKNOWN(HttpStatus.INTERNAL_SERVER_ERROR);
 

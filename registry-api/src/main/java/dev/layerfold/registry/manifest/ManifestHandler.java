@@ -1,5 +1,6 @@
 package dev.layerfold.registry.manifest;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
@@ -20,11 +21,16 @@ import org.springframework.stereotype.Component;
 @Component
 class ManifestHandler implements RouteHandler<Route.Manifest> {
 
+    /** Heap bytes a parsed manifest's JSON tree takes per byte of its text: an estimate, see inMemoryCost. */
+    private static final int JSON_TREE_PER_BYTE = 4;
+
     private final ManifestService manifests;
+    private final MemoryBudget memory;
     private final int maxManifestSize;
 
-    ManifestHandler(ManifestService manifests, RegistryApiProperties properties) {
+    ManifestHandler(ManifestService manifests, MemoryBudget memory, RegistryApiProperties properties) {
         this.manifests = manifests;
+        this.memory = memory;
         this.maxManifestSize = (int) properties.maxManifestSize().toBytes();
     }
 
@@ -40,13 +46,18 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
         switch (request.method()) {
             case "PUT" -> {
                 List<String> extraTags = request.query().all("tag").stream().map(Reference::requireTag).toList();
-                byte[] body = readBounded(request);
-                ManifestService.Pushed pushed = manifests.put(route.name(), reference, request.header("Content-Type"),
-                        body, extraTags);
+                ManifestService.Pushed pushed;
+                try (MemoryBudget.Reservation held = memory.reserve(inMemoryCost(request))) {
+                    byte[] body = readBounded(request);
+                    pushed = manifests.put(route.name(), reference, request.header("Content-Type"), body, extraTags);
+                }
                 Responses.empty(response, HttpStatus.CREATED);
                 response.setHeader("Location", "/v2/" + route.name() + "/manifests/" + pushed.digest());
                 response.setHeader("Docker-Content-Digest", pushed.digest().toString());
                 pushed.subject().ifPresent(subject -> response.setHeader("OCI-Subject", subject.toString()));
+                // Tags are applied all or none: reaching here, every ?tag= was accepted, and the spec
+                // has the registry confirm each one, so clients know this registry honours the parameter.
+                extraTags.forEach(tag -> response.addHeader("OCI-Tag", tag));
             }
             case "DELETE" -> {
                 manifests.delete(route.name(), reference);
@@ -61,16 +72,23 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                 }
                 response.setHeader("Docker-Content-Digest", manifest.digest().toString());
                 response.setHeader("ETag", "\"" + manifest.digest() + "\"");
-                if (request.isHead()) {
-                    response.setStatus(HttpStatus.OK.value());
-                    response.setContentType(manifest.mediaType());
-                    response.setContentLengthLong(manifest.size());
-                } else {
-                    Responses.body(request, response, HttpStatus.OK, manifest.mediaType(),
-                            manifests.content(route.name(), manifest));
+                response.setStatus(HttpStatus.OK.value());
+                response.setContentType(manifest.mediaType());
+                response.setContentLengthLong(manifest.size());
+                if (!request.isHead()) {
+                    manifests.stored(route.name(), manifest).send(request, response, 0, manifest.size());
                 }
             }
         }
+    }
+
+    /**
+     * What a manifest push holds in memory: its body, the body decoded as text, and the parsed JSON tree.
+     * A body of unknown length (chunked) is charged as the largest allowed.
+     */
+    private long inMemoryCost(RegistryRequest request) {
+        long body = Math.min(request.contentLength().orElse(maxManifestSize), maxManifestSize);
+        return body * (2 + JSON_TREE_PER_BYTE);
     }
 
     /** The manifest body, refused with 413 beyond the configured limit without reading it all. */

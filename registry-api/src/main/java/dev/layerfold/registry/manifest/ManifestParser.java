@@ -4,6 +4,10 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.InvalidDigestException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,10 +39,12 @@ class ManifestParser {
         }
         JsonNode root = readTree(bytes);
         JsonNode schemaVersion = root.get("schemaVersion");
-        if (schemaVersion != null && schemaVersion.isIntegralNumber() && schemaVersion.longValue() == 1) {
+        // canConvertToInt first: intValue() of a number beyond an int throws instead of answering.
+        boolean smallInteger = schemaVersion != null && schemaVersion.isIntegralNumber() && schemaVersion.canConvertToInt();
+        if (smallInteger && schemaVersion.intValue() == 1) {
             throw schema1();
         }
-        if (schemaVersion == null || !schemaVersion.isIntegralNumber() || schemaVersion.longValue() != 2) {
+        if (!smallInteger || schemaVersion.intValue() != 2) {
             throw invalid("schemaVersion must be 2, was " + schemaVersion);
         }
         String mediaType = mediaType(root, declared);
@@ -85,10 +91,34 @@ class ManifestParser {
         }
     }
 
+    /**
+     * Parses the manifest as UTF-8 and nothing else. Jackson would also detect UTF-16 and UTF-32 and skip
+     * a byte-order mark, and Go clients read none of them; so the text is decoded strictly first (which
+     * also refuses overlong and out-of-range sequences and surrogate halves), and Jackson parses the text.
+     */
     private JsonNode readTree(byte[] bytes) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw invalid("the manifest is not valid UTF-8 (" + e.getMessage() + "); send it as UTF-8, the"
+                    + " encoding JSON requires");
+        }
+        if (text.startsWith("\uFEFF")) {
+            throw invalid("the manifest starts with a byte-order mark, which JSON does not allow and Go clients"
+                    + " cannot read; send it as UTF-8 without one");
+        }
+        if (text.indexOf('\0') >= 0) {
+            // JSON never holds a raw NUL; UTF-16 and UTF-32 text of ASCII is full of them.
+            throw invalid("the manifest contains NUL bytes, as UTF-16 or UTF-32 text does; send it as UTF-8");
+        }
         JsonNode root;
         try {
-            root = json.readTree(bytes);
+            root = json.readTree(text);
         } catch (JacksonException e) {
             throw invalid("the manifest is not valid JSON: " + e.getOriginalMessage());
         }

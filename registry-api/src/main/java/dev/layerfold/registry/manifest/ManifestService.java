@@ -1,5 +1,6 @@
 package dev.layerfold.registry.manifest;
 
+import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
@@ -14,6 +15,7 @@ import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -123,13 +125,25 @@ class ManifestService {
         return metadata.manifest(repository, digest).orElseThrow(() -> unknown(repository, reference));
     }
 
-    /** The manifest's bytes as pushed; manifests are small (bounded at push), so they are read whole. */
-    byte[] content(RepositoryName repository, ManifestRecord manifest) throws IOException {
-        Optional<InputStream> stream = blobs.open(manifest.digest(), 0, -1);
-        if (stream.isEmpty()) {
-            throw unknown(repository, new Reference.ByDigest(manifest.digest()));
-        }
-        try (InputStream in = stream.get()) {
+    /** The manifest's bytes as pushed, to stream to a client. */
+    StoredBytes stored(RepositoryName repository, ManifestRecord manifest) {
+        return new StoredBytes() {
+            @Override
+            public Optional<Path> localFile() throws IOException {
+                return blobs.localFile(manifest.digest());
+            }
+
+            @Override
+            public InputStream open(long offset, long length) throws IOException {
+                return blobs.open(manifest.digest(), offset, length)
+                        .orElseThrow(() -> unknown(repository, new Reference.ByDigest(manifest.digest())));
+            }
+        };
+    }
+
+    /** The manifest's bytes as pushed, read whole (bounded at push) to look inside. */
+    private byte[] content(RepositoryName repository, ManifestRecord manifest) throws IOException {
+        try (InputStream in = stored(repository, manifest).open(0, -1)) {
             return in.readAllBytes();
         }
     }

@@ -1,8 +1,10 @@
 package dev.layerfold.registry.upload;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -18,12 +20,15 @@ import java.util.concurrent.Semaphore;
  *
  * <p>Bytes are copied into a few buffers of this class's own (the caller reuses its buffer), handed to
  * the hashing pool in order, and returned once hashed. When all of them wait to be hashed the caller
- * waits too, so a fast client never makes an upload hold more than {@value #BUFFERS} buffers. Not
- * thread-safe: one request feeds one instance.
+ * waits too, so a fast client never makes an upload hold more than {@value #BUFFERS} buffers. The
+ * buffers start small and grow as they fill, so a client that sends slowly holds 4 KiB, not 768; each is
+ * reserved from the {@link MemoryBudget} before it is allocated. Not thread-safe: one request feeds one
+ * instance.
  */
 final class HashAhead implements AutoCloseable {
 
     private static final int BUFFER_SIZE = 256 * 1024;
+    private static final int FIRST_BUFFER_SIZE = 4 * 1024;
     private static final int BUFFERS = 3;
 
     /** Hashing is CPU work: one thread per core serves every upload of the process. */
@@ -31,6 +36,9 @@ final class HashAhead implements AutoCloseable {
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().name("upload-hashing-", 0).daemon().factory());
 
     private final List<RunningHash> hashes;
+    private final MemoryBudget memory;
+    private final List<MemoryBudget.Reservation> reserved = new ArrayList<>();
+    private int nextBufferSize = FIRST_BUFFER_SIZE;
     private final Semaphore freeBuffers = new Semaphore(BUFFERS);
     /** Hashed buffers, reused; guarded by itself, as pool threads give them back. */
     private final ArrayDeque<byte[]> spare = new ArrayDeque<>(BUFFERS);
@@ -38,8 +46,9 @@ final class HashAhead implements AutoCloseable {
     private int filled;
     private CompletableFuture<Void> hashed = CompletableFuture.completedFuture(null);
 
-    HashAhead(List<RunningHash> hashes) {
+    HashAhead(List<RunningHash> hashes, MemoryBudget memory) {
         this.hashes = List.copyOf(hashes);
+        this.memory = memory;
     }
 
     void update(byte[] bytes, int offset, int length) throws InterruptedIOException {
@@ -82,6 +91,8 @@ final class HashAhead implements AutoCloseable {
             hashed.join();
         } catch (CompletionException e) {
             // already reported by await, or the hashes are being discarded with the failed append
+        } finally {
+            reserved.forEach(MemoryBudget.Reservation::close);
         }
     }
 
@@ -90,6 +101,7 @@ final class HashAhead implements AutoCloseable {
         int length = filled;
         filling = null;
         filled = 0;
+        nextBufferSize = Math.min(BUFFER_SIZE, nextBufferSize * 4);
         hashed = hashed.thenRunAsync(() -> {
             try {
                 hashAll(chunk, length);
@@ -112,10 +124,20 @@ final class HashAhead implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while the upload's bytes were being hashed");
         }
+        byte[] buffer;
         synchronized (spare) {
-            byte[] buffer = spare.poll();
-            return buffer != null ? buffer : new byte[BUFFER_SIZE];
+            buffer = spare.poll();
         }
+        if (buffer != null && buffer.length >= nextBufferSize) {
+            return buffer;
+        }
+        try {
+            reserved.add(memory.reserve(nextBufferSize));
+        } catch (InterruptedIOException | RuntimeException e) {
+            freeBuffers.release();
+            throw e;
+        }
+        return new byte[nextBufferSize]; // a smaller spare one is dropped; its reservation ends with close
     }
 
     private void giveBack(byte[] buffer) {

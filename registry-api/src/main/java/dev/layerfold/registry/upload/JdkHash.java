@@ -22,6 +22,11 @@ final class JdkHash implements RunningHash {
     }
 
     @Override
+    public Digest.Algorithm algorithm() {
+        return algorithm;
+    }
+
+    @Override
     public void update(byte[] bytes, int offset, int length) {
         digest.update(bytes, offset, length);
     }

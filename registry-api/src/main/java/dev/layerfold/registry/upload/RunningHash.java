@@ -8,13 +8,15 @@ import dev.layerfold.storage.Digest;
  */
 interface RunningHash {
 
+    Digest.Algorithm algorithm();
+
     void update(byte[] bytes, int offset, int length);
 
     /** An independent copy of the state so far, to go back to when an append fails half-way. */
     RunningHash copy();
 
     /**
-     * The state so far, encoded for another process to continue from ({@link ResumableSha256#restore}),
+     * The state so far, encoded for another process to continue from ({@link ResumableHash#restore}),
      * or empty where the implementation cannot export it.
      */
     byte[] encodedState();

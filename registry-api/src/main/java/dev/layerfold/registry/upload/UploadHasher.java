@@ -1,5 +1,7 @@
 package dev.layerfold.registry.upload;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
@@ -14,26 +16,26 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
  * Hashes upload bytes as they stream into the store (on another core, see {@link HashAhead}), so
- * closing an upload of many GB costs nothing extra. The running SHA-256 is kept in this process's memory, keyed by upload id together with the
- * byte count it covers. When it is missing or covers a different count (the upload was continued by
+ * closing an upload of many GB costs nothing extra. The running hash is in the algorithm the upload id
+ * names ({@link UploadIds}; SHA-256 unless the client asked for another with {@code ?digest-algorithm=}),
+ * kept in this process's memory, keyed by upload id together with the byte count it covers. When it is missing or covers a different count (the upload was continued by
  * another process, this one restarted, or a PATCH failed half-way) it is recovered in one of two ways:
  * <ul>
  *   <li>where the store can read an unfinished upload back, by re-hashing its bytes; the running hash is
  *       then the JDK's, which uses the CPU's SHA instructions;</li>
  *   <li>where it cannot (S3 multipart parts), from the hash state saved with the upload's metadata after
- *       every append ({@link Appended#hashState()}); the running hash is then a {@link ResumableSha256}.</li>
+ *       every append ({@link Appended#hashState()}); the running hash is then a {@link ResumableHash}.</li>
  * </ul>
- * Other algorithms (sha512) are hashed on demand by re-reading the upload; where the store cannot do
- * that, only for uploads sent in one request, which are hashed in those algorithms as they arrive.
+ * Digests in another algorithm than the running one are computed on demand by re-reading the upload;
+ * where the store cannot do that, only for uploads sent in one request, which are hashed in those
+ * algorithms as they arrive.
  */
 @Component
 class UploadHasher {
@@ -41,7 +43,7 @@ class UploadHasher {
     private static final int REHASH_BUFFER_SIZE = 256 * 1024;
 
     /**
-     * Abandoned uploads leave their running hash behind; past this many, the oldest are dropped.
+     * Abandoned uploads leave their running hash behind; past this many, the least used are dropped.
      * Dropping one is always safe: it is recovered as above if the upload resumes.
      */
     private static final int MAX_RUNNING_HASHES = 10_000;
@@ -51,28 +53,29 @@ class UploadHasher {
     }
 
     /**
-     * A running SHA-256 covering the first {@code size} bytes of an upload, with the upload's digests in
-     * other algorithms when it arrived whole in one request; {@code tick} orders them by age.
+     * The running hash covering the first {@code size} bytes of an upload, with the upload's digests in
+     * other algorithms when it arrived whole in one request.
      */
-    private record HeldHash(RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests, long tick) {
+    private record HeldHash(RunningHash running, long size, Map<Digest.Algorithm, Digest> wholeDigests) {
     }
-
-    private final AtomicLong ticks = new AtomicLong();
 
     private final BlobStore blobs;
+    private final MemoryBudget memory;
     private final boolean resumable;
-    private final int maxRunningHashes;
-    private final ConcurrentMap<String, HeldHash> running = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, HeldHash> running;
 
     @Autowired
-    UploadHasher(BlobStore blobs) {
-        this(blobs, MAX_RUNNING_HASHES);
+    UploadHasher(BlobStore blobs, MemoryBudget memory) {
+        this(blobs, memory, MAX_RUNNING_HASHES);
     }
 
-    UploadHasher(BlobStore blobs, int maxRunningHashes) {
+    UploadHasher(BlobStore blobs, MemoryBudget memory, int maxRunningHashes) {
         this.blobs = blobs;
+        this.memory = memory;
         this.resumable = !blobs.canReadUploads();
-        this.maxRunningHashes = maxRunningHashes;
+        // Evictions run on the writing thread: a few per many appends, and no pool to wait for.
+        this.running = Caffeine.newBuilder().maximumSize(maxRunningHashes).executor(Runnable::run)
+                .<String, HeldHash>build().asMap();
     }
 
     /**
@@ -85,15 +88,15 @@ class UploadHasher {
     Appended append(UploadState saved, long size, InputStream data, Set<Digest.Algorithm> closingWith)
             throws IOException {
         String uploadId = saved.id();
-        RunningHash sha256 = sha256At(saved, size);
+        RunningHash running = runningAt(saved, size);
         // Stores undo a failed append, so the state before it is what a retry continues from.
-        RunningHash before = sha256.copy();
-        Map<Digest.Algorithm, RunningHash> whole = size == 0 && resumable ? otherHashes(closingWith) : Map.of();
+        RunningHash before = running.copy();
+        Map<Digest.Algorithm, RunningHash> whole = size == 0 && resumable ? otherHashes(closingWith, running.algorithm()) : Map.of();
         List<RunningHash> hashes = new ArrayList<>(whole.values());
-        hashes.add(sha256);
+        hashes.add(running);
         long newSize;
         HashingInputStream hashing;
-        try (HashAhead hashAhead = new HashAhead(hashes)) {
+        try (HashAhead hashAhead = new HashAhead(hashes, memory)) {
             hashing = new HashingInputStream(data, hashAhead);
             try {
                 newSize = blobs.append(uploadId, hashing);
@@ -106,8 +109,8 @@ class UploadHasher {
         if (newSize != size + hashing.count) {
             return new Appended(newSize, new byte[0]); // someone else appended too: no state covers this
         }
-        byte[] state = sha256.encodedState();
-        keep(uploadId, sha256, newSize, finish(whole));
+        byte[] state = running.encodedState();
+        keep(uploadId, running, newSize, finish(whole));
         return new Appended(newSize, state);
     }
 
@@ -120,16 +123,16 @@ class UploadHasher {
     Digest digest(UploadState saved, long size, Digest.Algorithm algorithm) throws IOException {
         HeldHash held = running.get(saved.id());
         boolean current = held != null && held.size() == size;
-        if (algorithm == Digest.Algorithm.SHA256) {
-            return current ? held.sha256().copy().finish() : sha256At(saved, size).finish();
+        if (algorithm == UploadIds.runningAlgorithm(saved.id())) {
+            return current ? held.running().copy().finish() : runningAt(saved, size).finish();
         }
         if (current && held.wholeDigests().containsKey(algorithm)) {
             return held.wholeDigests().get(algorithm);
         }
         if (resumable) {
             throw RegistryException.of(ErrorCode.UNSUPPORTED, algorithm.prefix() + " digests are verified on this "
-                    + "registry's storage only for blobs sent in one request; push the blob again in one request, "
-                    + "or in chunks closed with its sha256 digest").withStatus(HttpStatus.BAD_REQUEST);
+                    + "registry's storage only for blobs sent in one request or uploads opened with ?digest-algorithm="
+                    + algorithm.prefix() + "; push the blob again that way").withStatus(HttpStatus.BAD_REQUEST);
         }
         return rehash(saved.id(), size, new JdkHash(algorithm)).finish();
     }
@@ -139,30 +142,22 @@ class UploadHasher {
         running.remove(uploadId);
     }
 
-    private void keep(String uploadId, RunningHash sha256, long size, Map<Digest.Algorithm, Digest> wholeDigests) {
-        running.put(uploadId, new HeldHash(sha256, size, wholeDigests, ticks.incrementAndGet()));
-        if (running.size() > maxRunningHashes) {
-            dropOldest();
-        }
-    }
-
-    /** Drops the older half, so that the scan runs once per many appends rather than on each. */
-    private void dropOldest() {
-        long cutoff = ticks.get() - maxRunningHashes / 2;
-        running.values().removeIf(hash -> hash.tick() < cutoff);
+    private void keep(String uploadId, RunningHash hash, long size, Map<Digest.Algorithm, Digest> wholeDigests) {
+        running.put(uploadId, new HeldHash(hash, size, wholeDigests));
     }
 
     /** Takes the running hash out of the map: a failed append must not leave a stale one behind. */
-    private RunningHash sha256At(UploadState saved, long size) throws IOException {
+    private RunningHash runningAt(UploadState saved, long size) throws IOException {
         HeldHash held = running.remove(saved.id());
         if (held != null && held.size() == size) {
-            return held.sha256();
+            return held.running();
         }
+        Digest.Algorithm algorithm = UploadIds.runningAlgorithm(saved.id());
         if (!resumable) {
-            return rehash(saved.id(), size, new JdkHash(Digest.Algorithm.SHA256));
+            return rehash(saved.id(), size, new JdkHash(algorithm));
         }
         if (size == 0) {
-            return new ResumableSha256();
+            return new ResumableHash(algorithm);
         }
         if (saved.size() != size || saved.hashState().length == 0) {
             throw RegistryException.of(ErrorCode.BLOB_UPLOAD_INVALID, "upload " + saved.id() + " holds " + size
@@ -170,7 +165,7 @@ class UploadHasher {
                     + " of them, and this registry's storage cannot read an unfinished upload back to hash it; "
                     + "push the blob again in a new upload", Map.of("size", size));
         }
-        return ResumableSha256.restore(saved.hashState());
+        return ResumableHash.restore(algorithm, saved.hashState());
     }
 
     private RunningHash rehash(String uploadId, long size, RunningHash hash) throws IOException {
@@ -188,10 +183,10 @@ class UploadHasher {
         return hash;
     }
 
-    private static Map<Digest.Algorithm, RunningHash> otherHashes(Set<Digest.Algorithm> algorithms) {
+    private static Map<Digest.Algorithm, RunningHash> otherHashes(Set<Digest.Algorithm> algorithms, Digest.Algorithm runningAlgorithm) {
         Map<Digest.Algorithm, RunningHash> hashes = new EnumMap<>(Digest.Algorithm.class);
         algorithms.stream()
-                .filter(algorithm -> algorithm != Digest.Algorithm.SHA256)
+                .filter(algorithm -> algorithm != runningAlgorithm)
                 .forEach(algorithm -> hashes.put(algorithm, new JdkHash(algorithm)));
         return hashes;
     }

@@ -11,14 +11,15 @@ import dev.layerfold.storage.metadata.UploadState;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
@@ -31,6 +32,10 @@ import org.springframework.stereotype.Service;
 class UploadService {
 
     /** Ids this registry hands out are UUIDs; anything outside this shape is not one of ours. */
+    /** How many repositories a mount without {@code from} looks through for the blob. */
+    static final int MOUNT_SEARCH_LIMIT = 1000;
+    private static final int MOUNT_SEARCH_BATCH = 100;
+
     private static final Pattern UPLOAD_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
     private final BlobStore blobs;
@@ -38,25 +43,40 @@ class UploadService {
     private final BlobContent content;
     private final MetadataStore metadata;
     private final UploadHasher hasher;
+    private final UploadClaims claims;
     private final Clock clock;
-    /** Uploads a request of this process is writing to; the store leaves serialising appends to us. */
-    private final Set<String> writing = ConcurrentHashMap.newKeySet();
 
+    @Autowired
     UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher) {
+        this(blobs, content, metadata, hasher, UploadClaims.LIFETIME);
+    }
+
+    UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher, Duration claimLifetime) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
         this.hasher = hasher;
         this.clock = Clock.systemUTC();
+        this.claims = new UploadClaims(metadata, claimLifetime, clock);
     }
 
-    /** Opens an empty upload session for the repository and returns its id. */
+    /** Opens an empty upload session for the repository, hashed in SHA-256 as it arrives, and returns its id. */
     String start(RepositoryName repository) throws IOException {
-        String id = UUID.randomUUID().toString();
+        return open(repository, Digest.Algorithm.SHA256).id();
+    }
+
+    /** Opens an empty upload session whose bytes are hashed in {@code algorithm} as they arrive, and returns its id. */
+    String start(RepositoryName repository, Digest.Algorithm algorithm) throws IOException {
+        return open(repository, algorithm).id();
+    }
+
+    private UploadState open(RepositoryName repository, Digest.Algorithm algorithm) throws IOException {
+        String id = UploadIds.newId(algorithm);
         blobs.startUpload(id);
         var now = clock.instant();
-        metadata.createUpload(new UploadState(id, repository, 0, new byte[0], now, now));
-        return id;
+        UploadState state = new UploadState(id, repository, 0, new byte[0], now, now);
+        metadata.createUpload(state);
+        return state;
     }
 
     /** Bytes received so far. */
@@ -71,14 +91,10 @@ class UploadService {
      */
     long append(RepositoryName repository, String uploadId, Optional<ContentRange> range, InputStream body)
             throws IOException {
-        UploadState state = requireUpload(repository, uploadId);
-        claim(repository, uploadId);
-        try {
-            UploadHasher.Appended appended = appendChunk(state, range, body, Set.of());
-            recordProgress(state, appended);
+        try (UploadClaims.Claim claim = claim(repository, uploadId)) {
+            UploadHasher.Appended appended = appendChunk(claim.state(), range, body, Set.of());
+            recordProgress(claim, appended);
             return appended.size();
-        } finally {
-            writing.remove(uploadId);
         }
     }
 
@@ -89,45 +105,51 @@ class UploadService {
      */
     Digest complete(RepositoryName repository, String uploadId, List<Digest> expected,
                     Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
-        UploadState state = requireUpload(repository, uploadId);
-        claim(repository, uploadId);
-        try {
-            long size = finalChunk.isPresent()
-                    ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
-                    : blobs.uploadSize(uploadId);
-            for (Digest digest : expected) {
-                Digest actual = verifiableDigest(state, size, digest.algorithm());
-                if (!actual.equals(digest)) {
-                    discard(uploadId);
-                    throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
-                                    + actual + ", not " + digest + "; the upload was discarded, push the blob again",
-                            Map.of("expected", digest.toString(), "actual", actual.toString()));
-                }
-            }
-            Digest digest = expected.getFirst();
-            blobs.publish(uploadId, digest);
-            metadata.linkBlob(repository, digest);
-            metadata.deleteUpload(uploadId);
-            hasher.forget(uploadId);
-            return digest;
-        } finally {
-            writing.remove(uploadId);
+        try (UploadClaims.Claim claim = claim(repository, uploadId)) {
+            return close(claim.state(), Optional.of(claim), expected, range, finalChunk);
         }
     }
 
-    /** A whole blob in one request: a session that lives only as long as the request. */
+    /** A whole blob in one request: a session that lives only as long as the request, known to no one else. */
     Digest pushWhole(RepositoryName repository, Digest expected, InputStream body) throws IOException {
-        String uploadId = start(repository);
+        UploadState state = open(repository, expected.algorithm());
         boolean published = false;
         try {
-            Digest digest = complete(repository, uploadId, List.of(expected), Optional.empty(), Optional.of(body));
+            Digest digest = close(state, Optional.empty(), List.of(expected), Optional.empty(), Optional.of(body));
             published = true;
             return digest;
         } finally {
             if (!published) {
-                discard(uploadId);
+                discard(state.id());
             }
         }
+    }
+
+    /** Closes an upload this request alone writes: claimed, or never shown to a client. */
+    private Digest close(UploadState state, Optional<UploadClaims.Claim> claim, List<Digest> expected,
+                         Optional<ContentRange> range, Optional<InputStream> finalChunk) throws IOException {
+        String uploadId = state.id();
+        long size = finalChunk.isPresent()
+                ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
+                : blobs.uploadSize(uploadId);
+        for (Digest digest : expected) {
+            Digest actual = verifiableDigest(state, size, digest.algorithm());
+            if (!actual.equals(digest)) {
+                discard(uploadId);
+                throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
+                                + actual + ", not " + digest + "; the upload was discarded, push the blob again",
+                        Map.of("expected", digest.toString(), "actual", actual.toString()));
+            }
+        }
+        Digest digest = expected.getFirst();
+        if (claim.isPresent() && !claim.get().stillHeld()) {
+            throw claimedElsewhere(state.repository(), uploadId);
+        }
+        blobs.publish(uploadId, digest);
+        metadata.linkBlob(state.repository(), digest);
+        metadata.deleteUpload(uploadId);
+        hasher.forget(uploadId);
+        return digest;
     }
 
     void cancel(RepositoryName repository, String uploadId) throws IOException {
@@ -136,32 +158,59 @@ class UploadService {
     }
 
     /**
-     * Links an existing blob into the repository without uploading it: when {@code from} has it, or,
-     * without {@code from}, when the registry holds it at all. False if there is nothing to mount.
+     * Links an existing blob into the repository without uploading it, when {@code from} (or, without
+     * it, one of the first {@value #MOUNT_SEARCH_LIMIT} repositories) holds it as a blob and the caller
+     * may pull from there. A digest that is only a manifest elsewhere is never mounted. False if there
+     * is nothing to mount; the client then uploads the blob.
      */
-    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from) throws IOException {
-        boolean mountable = (from.isEmpty() || metadata.hasBlob(from.get(), digest)) && content.size(digest).isPresent();
-        if (mountable) {
+    boolean mount(RepositoryName repository, Digest digest, Optional<RepositoryName> from,
+                  Predicate<RepositoryName> mayPull) throws IOException {
+        if (content.size(digest).isEmpty()) {
+            return false;
+        }
+        boolean readable = from.isPresent()
+                ? mayPull.test(from.get()) && metadata.hasBlob(from.get(), digest)
+                : readableRepositoryHolding(digest, mayPull).isPresent();
+        if (readable) {
             metadata.linkBlob(repository, digest);
         }
-        return mountable;
+        return readable;
+    }
+
+    /**
+     * A repository the caller may pull that holds the blob. Nothing indexes blobs by digest across
+     * repositories, so the search is bounded; beyond it the client uploads, which is always correct.
+     */
+    private Optional<RepositoryName> readableRepositoryHolding(Digest digest, Predicate<RepositoryName> mayPull) throws IOException {
+        Optional<RepositoryName> after = Optional.empty();
+        for (int searched = 0; searched < MOUNT_SEARCH_LIMIT; ) {
+            List<RepositoryName> batch = metadata.repositories(after, MOUNT_SEARCH_BATCH);
+            for (RepositoryName candidate : batch) {
+                if (mayPull.test(candidate) && metadata.hasBlob(candidate, digest)) {
+                    return Optional.of(candidate);
+                }
+            }
+            searched += batch.size();
+            if (batch.size() < MOUNT_SEARCH_BATCH) {
+                break;
+            }
+            after = Optional.of(batch.getLast());
+        }
+        return Optional.empty();
     }
 
     /**
      * Records the new size with the hash state covering it (which lets another process continue the
-     * upload) and, above all, the time: an upload whose state looks idle is cleaned up.
-     * The stored size may lag the bytes (a crash between append and this update), so a refused
-     * compare-and-set is retried once against the state as it is now.
+     * upload) and, above all, the time: an upload whose state looks idle is cleaned up. The
+     * compare-and-set fails only if the upload was cancelled, swept, or its claim lapsed and was taken.
      */
-    private void recordProgress(UploadState state, UploadHasher.Appended appended) throws IOException {
-        UploadState expected = state;
-        for (int attempt = 0; attempt < 2; attempt++) {
-            var next = new UploadState(state.id(), state.repository(), appended.size(), appended.hashState(),
-                    state.startedAt(), clock.instant());
-            if (metadata.advanceUpload(next, expected.size())) {
-                return;
-            }
-            expected = metadata.upload(state.id()).orElseThrow(() -> unknownUpload(state.repository(), state.id()));
+    private void recordProgress(UploadClaims.Claim claim, UploadHasher.Appended appended) throws IOException {
+        UploadState state = claim.state();
+        var next = new UploadState(state.id(), state.repository(), appended.size(), appended.hashState(),
+                state.startedAt(), clock.instant());
+        if (!metadata.advanceUpload(next, state.size(), claim.token())) {
+            requireUpload(state.repository(), state.id());
+            throw claimedElsewhere(state.repository(), state.id());
         }
     }
 
@@ -202,11 +251,18 @@ class UploadService {
                 .orElseThrow(() -> unknownUpload(repository, uploadId));
     }
 
-    private void claim(RepositoryName repository, String uploadId) throws IOException {
-        if (!writing.add(uploadId)) {
-            throw outOfOrder(repository, uploadId, blobs.uploadSize(uploadId),
-                    "another request is still writing to this upload; wait for it to finish, then continue from the Range");
+    /** Makes this request the upload's only writer, across every registry process (see {@link UploadClaims}). */
+    private UploadClaims.Claim claim(RepositoryName repository, String uploadId) throws IOException {
+        Optional<UploadClaims.Claim> claim = claims.claim(() -> requireUpload(repository, uploadId));
+        if (claim.isEmpty()) {
+            throw claimedElsewhere(repository, uploadId);
         }
+        return claim.get();
+    }
+
+    private RegistryException claimedElsewhere(RepositoryName repository, String uploadId) throws IOException {
+        return outOfOrder(repository, uploadId, blobs.uploadSize(uploadId), "another request is writing to this upload;"
+                + " wait for it to finish, then continue from the Range");
     }
 
     private void discard(String uploadId) throws IOException {

@@ -4,6 +4,8 @@ import dev.layerfold.registry.api.QueryParameters;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Route;
 import dev.layerfold.registry.api.RouteHandler;
+import dev.layerfold.registry.error.ErrorCode;
+import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.InvalidDigestException;
 import dev.layerfold.storage.InvalidRepositoryNameException;
@@ -16,7 +18,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code POST /v2/<name>/blobs/uploads/}: opens an upload session, takes a whole blob in one request
- * ({@code ?digest=}), or mounts a blob from another repository ({@code ?mount=&from=}).
+ * ({@code ?digest=}), or mounts a blob from another repository ({@code ?mount=&from=}) the caller may
+ * pull from; otherwise it falls back to an upload session, as the spec asks.
  */
 @Component
 class UploadStartHandler implements RouteHandler<Route.UploadStart> {
@@ -41,23 +44,34 @@ class UploadStartHandler implements RouteHandler<Route.UploadStart> {
         QueryParameters query = request.query();
         Optional<Digest> mount = query.first("mount").flatMap(UploadStartHandler::lenientDigest);
         Optional<String> from = query.first("from");
-        // Without from, any blob the registry holds may be mounted; a malformed from mounts nothing.
+        // A malformed from mounts nothing; a blob the caller may not pull is never mounted.
         if (mount.isPresent() && from.map(UploadStartHandler::isRepositoryName).orElse(true)
-                && uploads.mount(name, mount.get(), from.map(RepositoryName::of))) {
+                && uploads.mount(name, mount.get(), from.map(RepositoryName::of), request.access()::mayPull)) {
             UploadHandler.created(response, name, mount.get());
             return;
         }
-        Optional<String> digest = query.first("digest");
-        if (digest.isPresent()) {
-            Digest expected = Digest.parse(digest.get());
+        Optional<Digest> digest = query.first("digest").map(Digest::parse);
+        if (digest.isPresent() && (request.hasBody() || digest.get().equals(EMPTY_BLOB))) {
             // Without a body only the empty blob can be meant; otherwise the client gets a session to PUT to.
-            if (request.hasBody() || expected.equals(EMPTY_BLOB)) {
-                UploadHandler.created(response, name, uploads.pushWhole(name, expected, request.body()));
-                return;
+            UploadHandler.created(response, name, uploads.pushWhole(name, digest.get(), request.body()));
+            return;
+        }
+        // Hashing in the algorithm the blob will be closed with from the first byte lets any process verify
+        // it, also on storage that cannot read an unfinished upload back.
+        Digest.Algorithm algorithm = query.first("digest-algorithm").map(UploadStartHandler::algorithm)
+                .or(() -> digest.map(Digest::algorithm)).orElse(Digest.Algorithm.SHA256);
+        String id = uploads.start(name, algorithm);
+        UploadHandler.sessionHeaders(response, name, id, 0, HttpStatus.ACCEPTED);
+    }
+
+    private static Digest.Algorithm algorithm(String name) {
+        for (Digest.Algorithm algorithm : Digest.Algorithm.values()) {
+            if (algorithm.prefix().equals(name)) {
+                return algorithm;
             }
         }
-        String id = uploads.start(name);
-        UploadHandler.sessionHeaders(response, name, id, 0, HttpStatus.ACCEPTED);
+        throw RegistryException.of(ErrorCode.DIGEST_INVALID, "digest-algorithm=" + name + " is not supported; use sha256 or sha512")
+                .withStatus(HttpStatus.BAD_REQUEST);
     }
 
     /**

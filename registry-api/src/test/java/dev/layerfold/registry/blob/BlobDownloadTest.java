@@ -70,6 +70,26 @@ class BlobDownloadTest extends RegistryHttpTest {
     }
 
     @Test
+    void rangeIsServedOnlyWhileIfRangeNamesTheBlobsEtag() throws Exception {
+        String repository = uniqueRepository("blobs");
+        Digest digest = pushBlob(repository, CONTENT);
+        String path = "/v2/" + repository + "/blobs/" + digest;
+
+        HttpResponse<byte[]> matching = request("GET", path).header("Range", "bytes=5-9")
+                .header("If-Range", "\"" + digest + "\"").send();
+        HttpResponse<byte[]> otherTag = request("GET", path).header("Range", "bytes=5-9")
+                .header("If-Range", "\"sha256:0000\"").send();
+        HttpResponse<byte[]> date = request("GET", path).header("Range", "bytes=5-9")
+                .header("If-Range", "Sat, 01 Jan 2000 00:00:00 GMT").send();
+
+        assertThat(matching.statusCode()).isEqualTo(206);
+        assertThat(otherTag.statusCode()).isEqualTo(200);
+        assertThat(otherTag.body()).isEqualTo(CONTENT);
+        assertThat(otherTag.headers().firstValue("Content-Range")).isEmpty();
+        assertThat(date.statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void rangeBeyondTheEndIsNotSatisfiable() throws Exception {
         String repository = uniqueRepository("blobs");
         Digest digest = pushBlob(repository, CONTENT);

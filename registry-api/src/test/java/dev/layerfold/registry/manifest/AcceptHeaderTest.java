@@ -23,6 +23,13 @@ class AcceptHeaderTest {
     }
 
     @Test
+    void qualityZeroExcludesATypeEvenBesideAWildcard() {
+        assertThat(AcceptHeader.accepts(List.of(OCI + ";q=0"), OCI)).isFalse();
+        assertThat(AcceptHeader.accepts(List.of("*/*, " + OCI + "; q=0"), OCI)).isFalse();
+        assertThat(AcceptHeader.accepts(List.of("application/*;q=0, " + OCI), OCI)).isTrue();
+    }
+
+    @Test
     void refusesWhenNoEntryMatches() {
         assertThat(AcceptHeader.accepts(List.of("application/vnd.docker.distribution.manifest.v2+json"), OCI)).isFalse();
         assertThat(AcceptHeader.accepts(List.of("text/*"), OCI)).isFalse();

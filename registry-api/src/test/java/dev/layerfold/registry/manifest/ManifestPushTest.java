@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.layerfold.registry.RegistryHttpTest;
 import dev.layerfold.storage.Digest;
 import java.net.http.HttpResponse;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class ManifestPushTest extends RegistryHttpTest {
@@ -68,7 +70,7 @@ class ManifestPushTest extends RegistryHttpTest {
     }
 
     @Test
-    void tagQueryParametersTagAManifestPushedByDigest() throws Exception {
+    void tagQueryParametersTagAManifestPushedByDigestAndAreConfirmedWithOciTag() throws Exception {
         String repository = uniqueRepository("manifests");
         Digest config = pushBlob(repository, "{}");
         byte[] manifest = imageManifest(config, 2);
@@ -77,6 +79,7 @@ class ManifestPushTest extends RegistryHttpTest {
                 .header("Content-Type", OCI_MANIFEST).body(manifest).send();
 
         assertThat(put.statusCode()).isEqualTo(201);
+        assertThat(put.headers().allValues("OCI-Tag")).containsExactly("one", "two");
         assertThat(request("HEAD", "/v2/" + repository + "/manifests/one").send().statusCode()).isEqualTo(200);
         assertThat(request("HEAD", "/v2/" + repository + "/manifests/two").send().statusCode()).isEqualTo(200);
     }
@@ -207,6 +210,54 @@ class ManifestPushTest extends RegistryHttpTest {
         assertInvalid(repository, OCI_INDEX, "{\"schemaVersion\":2,\"mediaType\":\"" + OCI_MANIFEST + "\",\"config\":"
                 + descriptor(OCI_CONFIG, config, 2) + ",\"layers\":[]}", "disagrees");
         assertInvalid(repository, "application/vnd.example.unknown+json", "{\"schemaVersion\":2}", "unsupported manifest media type");
+    }
+
+    @Test
+    void numbersBeyondALongAreRefusedNotAServerError() throws Exception {
+        String repository = uniqueRepository("manifests");
+
+        assertInvalid(repository, OCI_MANIFEST, "{\"schemaVersion\":9223372036854775808}", "schemaVersion");
+        assertInvalid(repository, OCI_MANIFEST, "{\"schemaVersion\":1e32}", "schemaVersion");
+        assertInvalid(repository, OCI_MANIFEST, "{\"schemaVersion\":-99999999999999999999999}", "schemaVersion");
+    }
+
+    /** Go clients read manifests as UTF-8 without a byte-order mark; anything else would be unreadable to them. */
+    @Test
+    void manifestsThatAreNotPlainUtf8AreRefused() throws Exception {
+        String repository = uniqueRepository("manifests");
+        Digest config = pushBlob(repository, "{}");
+        String manifest = "{\"schemaVersion\":2,\"config\":" + descriptor(OCI_CONFIG, config, 2) + ",\"layers\":[]}";
+
+        assertInvalidBytes(repository, concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, manifest.getBytes(StandardCharsets.UTF_8)),
+                "byte-order mark");
+        assertInvalidBytes(repository, manifest.getBytes(StandardCharsets.UTF_16BE), "UTF-8");
+        assertInvalidBytes(repository, manifest.getBytes(StandardCharsets.UTF_16), "UTF-8");
+        assertInvalidBytes(repository, manifest.getBytes(StandardCharsets.UTF_16LE), "UTF-8");
+        assertInvalidBytes(repository, manifest.getBytes(Charset.forName("UTF-32")), "UTF-8");
+        // An overlong encoding of '/', a surrogate half, and a code point beyond U+10FFFF, inside a string.
+        for (byte[] invalid : new byte[][] {{(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+                {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}}) {
+            byte[] annotated = concat(("{\"schemaVersion\":2,\"annotations\":{\"a\":\"").getBytes(StandardCharsets.UTF_8),
+                    concat(invalid, ("\"},\"config\":" + descriptor(OCI_CONFIG, config, 2) + ",\"layers\":[]}").getBytes(StandardCharsets.UTF_8)));
+            assertInvalidBytes(repository, annotated, "UTF-8");
+        }
+        assertThat(request("PUT", "/v2/" + repository + "/manifests/good").header("Content-Type", OCI_MANIFEST)
+                .body(manifest).send().statusCode()).isEqualTo(201);
+    }
+
+    private void assertInvalidBytes(String repository, byte[] manifest, String reason) throws Exception {
+        HttpResponse<byte[]> response = request("PUT", "/v2/" + repository + "/manifests/bad")
+                .header("Content-Type", OCI_MANIFEST).body(manifest).send();
+
+        assertThat(response.statusCode()).as(text(response)).isEqualTo(400);
+        assertThat(errorCode(response)).isEqualTo("MANIFEST_INVALID");
+        assertThat(text(response)).contains(reason);
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 
     @Test

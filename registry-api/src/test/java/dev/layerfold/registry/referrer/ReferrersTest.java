@@ -6,6 +6,9 @@ import dev.layerfold.registry.RegistryHttpTest;
 import dev.layerfold.storage.Digest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -35,6 +38,33 @@ class ReferrersTest extends RegistryHttpTest {
         assertThat(sbomEntry.get("size").longValue()).isPositive();
         assertThat(sbomEntry.get("annotations").get("org.example.kind").stringValue()).isEqualTo("sbom");
         assertThat(entryFor(index, signature).get("artifactType").stringValue()).isEqualTo(SIGNATURE);
+    }
+
+    @Test
+    void referrersArePagedWithNAndLinkHeadersKeepingTheFilter() throws Exception {
+        String repository = uniqueRepository("referrers");
+        Digest subject = pushImage(repository, "v1");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            expected.add(pushArtifact(repository, subject, SBOM, "{\"n\":\"" + i + "\"}").toString());
+        }
+        pushArtifact(repository, subject, SIGNATURE, null);
+        Collections.sort(expected);
+
+        HttpResponse<byte[]> first = request("GET", "/v2/" + repository + "/referrers/" + subject + "?artifactType=" + SBOM + "&n=2").send();
+        String link = first.headers().firstValue("Link").orElseThrow();
+        HttpResponse<byte[]> second = request("GET", link.substring(1, link.indexOf('>'))).send();
+
+        assertThat(digests(first)).containsExactly(expected.get(0), expected.get(1));
+        assertThat(link).contains("artifactType=").endsWith(">; rel=\"next\"");
+        assertThat(digests(second)).containsExactly(expected.get(2));
+        assertThat(second.headers().firstValue("Link")).isEmpty();
+    }
+
+    private List<String> digests(HttpResponse<byte[]> response) {
+        List<String> digests = new ArrayList<>();
+        jsonBody(response).get("manifests").forEach(entry -> digests.add(entry.get("digest").stringValue()));
+        return digests;
     }
 
     @Test

@@ -34,6 +34,17 @@ class BlobMountTest extends RegistryHttpTest {
     }
 
     @Test
+    void mountWithoutFromNeverLinksADigestThatIsOnlyAManifestElsewhere() throws Exception {
+        String target = uniqueRepository("mount-target");
+        Digest manifest = pushImage(uniqueRepository("mount-source"), "v1");
+
+        HttpResponse<byte[]> response = request("POST", "/v2/" + target + "/blobs/uploads/?mount=" + manifest).send();
+
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(request("HEAD", "/v2/" + target + "/blobs/" + manifest).send().statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void mountFromARepositoryWithoutTheBlobFallsBackToAnUploadSession() throws Exception {
         String target = uniqueRepository("mount-target");
         Digest digest = pushBlob(uniqueRepository("mount-elsewhere"), "layer not in from");

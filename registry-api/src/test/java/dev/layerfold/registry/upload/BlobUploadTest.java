@@ -29,6 +29,24 @@ class BlobUploadTest extends RegistryHttpTest {
     }
 
     @Test
+    void anUploadOpenedWithDigestAlgorithmSha512ClosesUnderItsSha512() throws Exception {
+        String repository = uniqueRepository("uploads");
+        Digest sha512 = Digest.of(Digest.Algorithm.SHA512, BLOB);
+        String location = request("POST", "/v2/" + repository + "/blobs/uploads/?digest-algorithm=sha512").send()
+                .headers().firstValue("Location").orElseThrow();
+
+        HttpResponse<byte[]> patch = request("PATCH", location).header("Content-Type", "application/octet-stream").body(BLOB).send();
+        HttpResponse<byte[]> put = request("PUT", location + "?digest=" + sha512).send();
+        HttpResponse<byte[]> unknown = request("POST", "/v2/" + repository + "/blobs/uploads/?digest-algorithm=md5").send();
+
+        assertThat(patch.statusCode()).isEqualTo(202);
+        assertThat(put.statusCode()).as(text(put)).isEqualTo(201);
+        assertThat(request("HEAD", "/v2/" + repository + "/blobs/" + sha512).send().statusCode()).isEqualTo(200);
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(errorCode(unknown)).isEqualTo("DIGEST_INVALID");
+    }
+
+    @Test
     void postThenPutPushesAWholeBlob() throws Exception {
         String repository = uniqueRepository("uploads");
         Digest digest = Digest.sha256(BLOB);

@@ -2,12 +2,15 @@ package dev.layerfold.registry.upload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.storage.Digest;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class HashAheadTest {
+
+    private static final MemoryBudget UNLIMITED = new MemoryBudget(Long.MAX_VALUE);
 
     @Test
     void hashesEveryByteInOrderWhateverThePiecesTheCallerHandsOver() throws Exception {
@@ -18,7 +21,7 @@ class HashAheadTest {
         JdkHash sha512 = new JdkHash(Digest.Algorithm.SHA512);
         byte[] reused = new byte[700 * 1024];
 
-        try (HashAhead hashAhead = new HashAhead(List.of(sha256, sha512))) {
+        try (HashAhead hashAhead = new HashAhead(List.of(sha256, sha512), UNLIMITED)) {
             for (int offset = 0; offset < blob.length; ) {
                 // Pieces below, at and above the hashing buffer's size, in a buffer the caller overwrites.
                 int length = Math.min(blob.length - offset, 1 + random.nextInt(reused.length));
@@ -38,7 +41,7 @@ class HashAheadTest {
         byte[] blob = "a small manifest-sized blob".getBytes();
         JdkHash sha256 = new JdkHash(Digest.Algorithm.SHA256);
 
-        try (HashAhead hashAhead = new HashAhead(List.of(sha256))) {
+        try (HashAhead hashAhead = new HashAhead(List.of(sha256), UNLIMITED)) {
             hashAhead.update(blob, 0, blob.length);
             hashAhead.await();
         }

@@ -3,6 +3,7 @@ package dev.layerfold.registry.upload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
@@ -32,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * empty running-hash memory, and they share only the bucket and the metadata database.
  */
 class UploadAcrossProcessesOnS3Test {
+
+    private static final MemoryBudget UNLIMITED = new MemoryBudget(Long.MAX_VALUE);
 
     private static final int PART = S3Settings.MINIMUM_PART_SIZE;
     private static final RepositoryName REPOSITORY = RepositoryName.of("library/app");
@@ -101,6 +104,21 @@ class UploadAcrossProcessesOnS3Test {
     }
 
     @Test
+    void anUploadOpenedForSha512IsHashedInItFromTheFirstByteAcrossProcesses() throws Exception {
+        GeneratedContent content = new GeneratedContent(2L * PART + 77, 12);
+        Digest sha512 = sha512(content);
+        long firstEnd = PART + 100;
+
+        String upload = newProcess().start(REPOSITORY, Digest.Algorithm.SHA512);
+        newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(0, firstEnd));
+        newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(firstEnd, content.size()));
+        Digest published = newProcess().complete(REPOSITORY, upload, List.of(sha512), Optional.empty(), Optional.empty());
+
+        assertThat(published).isEqualTo(sha512);
+        assertThat(newStore().size(sha512)).contains(content.size());
+    }
+
+    @Test
     void blobSentInOneRequestIsVerifiedUnderItsSha512() throws Exception {
         GeneratedContent content = new GeneratedContent(PART + 1, 10);
         Digest sha512 = sha512(content);
@@ -130,7 +148,7 @@ class UploadAcrossProcessesOnS3Test {
         S3BlobStore blobs = newStore();
         SqliteMetadataStore metadata = new SqliteMetadataStore(metadataDirectory.resolve("metadata.db"));
         opened.add(metadata);
-        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs));
+        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs, UNLIMITED));
     }
 
     private S3BlobStore newStore() {

@@ -3,6 +3,7 @@ package dev.layerfold.registry.upload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class UploadHasherTest {
 
+    private static final MemoryBudget UNLIMITED = new MemoryBudget(Long.MAX_VALUE);
+
     private static final byte[] FIRST = "first chunk, ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SECOND = "second chunk".getBytes(StandardCharsets.US_ASCII);
     private static final Set<Digest.Algorithm> NOT_CLOSING = Set.of();
@@ -30,7 +33,7 @@ class UploadHasherTest {
     @Test
     void digestCoversEveryAppendedChunk() throws Exception {
         FilesystemBlobStore blobs = new FilesystemBlobStore(root);
-        UploadHasher hasher = new UploadHasher(blobs);
+        UploadHasher hasher = new UploadHasher(blobs, UNLIMITED);
         blobs.startUpload("u1");
 
         long size = hasher.append(saved("u1"), 0, new ByteArrayInputStream(FIRST), NOT_CLOSING).size();
@@ -42,7 +45,7 @@ class UploadHasherTest {
     @Test
     void runningHashIsRederivedFromTheStoredBytesWhenAnotherWriterAppended() throws Exception {
         FilesystemBlobStore blobs = new FilesystemBlobStore(root);
-        UploadHasher hasher = new UploadHasher(blobs);
+        UploadHasher hasher = new UploadHasher(blobs, UNLIMITED);
         blobs.startUpload("u2");
         long size = hasher.append(saved("u2"), 0, new ByteArrayInputStream(FIRST), NOT_CLOSING).size();
 
@@ -57,7 +60,7 @@ class UploadHasherTest {
         FilesystemBlobStore blobs = new FilesystemBlobStore(root);
         blobs.startUpload("u3");
         long size = blobs.append("u3", new ByteArrayInputStream(FIRST));
-        UploadHasher fresh = new UploadHasher(blobs);
+        UploadHasher fresh = new UploadHasher(blobs, UNLIMITED);
 
         size = fresh.append(saved("u3"), size, new ByteArrayInputStream(SECOND), NOT_CLOSING).size();
 
@@ -69,7 +72,7 @@ class UploadHasherTest {
     @Test
     void appendThatFailsHalfWayLeavesAHashThatARetryContinuesFrom() throws Exception {
         FilesystemBlobStore blobs = new FilesystemBlobStore(root);
-        UploadHasher hasher = new UploadHasher(blobs);
+        UploadHasher hasher = new UploadHasher(blobs, UNLIMITED);
         blobs.startUpload("u4");
         long size = hasher.append(saved("u4"), 0, new ByteArrayInputStream(FIRST), NOT_CLOSING).size();
         InputStream breaksAfterFourBytes = new SequenceInputStream(new ByteArrayInputStream(SECOND, 0, 4), new InputStream() {
@@ -89,7 +92,7 @@ class UploadHasherTest {
     @Test
     void digestStaysRightAfterManyOtherUploadsPushedItsRunningHashOut() throws Exception {
         FilesystemBlobStore blobs = new FilesystemBlobStore(root);
-        UploadHasher hasher = new UploadHasher(blobs, 4);
+        UploadHasher hasher = new UploadHasher(blobs, UNLIMITED, 4);
         blobs.startUpload("early");
         long size = hasher.append(saved("early"), 0, new ByteArrayInputStream(FIRST), NOT_CLOSING).size();
         for (int i = 0; i < 10; i++) {

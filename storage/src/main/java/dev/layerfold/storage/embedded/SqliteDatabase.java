@@ -21,6 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * connection behind a lock; in WAL mode readers never wait for that writer's fsync, so they get
  * connections of their own. Locks and queues rather than {@code synchronized} keep virtual threads
  * unpinned while they wait.
+ *
+ * <p>A connection whose transaction did not end with a COMMIT or ROLLBACK that succeeded (an Error such as
+ * OutOfMemoryError thrown at the wrong moment, a ROLLBACK that failed) is closed, which rolls back, and
+ * replaced by a new one: kept, it would fail every later transaction with "cannot start a transaction
+ * within a transaction".
  */
 final class SqliteDatabase implements AutoCloseable {
 
@@ -36,7 +41,8 @@ final class SqliteDatabase implements AutoCloseable {
     }
 
     private final Path file;
-    private final Connection writer;
+    /** Guarded by {@link #writeLock}. */
+    private Connection writer;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final BlockingQueue<Connection> readers;
     private volatile boolean closed;
@@ -59,11 +65,7 @@ final class SqliteDatabase implements AutoCloseable {
             }
             SqliteSchema.createOrCheck(writer, absolute);
             for (int i = 0; i < READERS; i++) {
-                Connection reader = connect(absolute);
-                readers.add(reader);
-                try (Statement statement = reader.createStatement()) {
-                    statement.execute("PRAGMA query_only = ON");
-                }
+                readers.add(connectReader(absolute));
             }
             return new SqliteDatabase(absolute, writer, readers);
         } catch (SQLException e) {
@@ -78,12 +80,13 @@ final class SqliteDatabase implements AutoCloseable {
     /** Runs read-only work on a consistent snapshot, concurrently with other readers and the writer. */
     <T> T read(Work<T> work) throws IOException {
         Connection reader = borrowReader();
+        Transaction transaction = new Transaction(reader);
         try {
-            return inTransaction(reader, "BEGIN", work);
+            return transaction.run("BEGIN", work);
         } catch (SQLException e) {
             throw failure(e);
         } finally {
-            readers.add(reader);
+            readers.add(transaction.ended ? reader : replace(reader, true));
         }
     }
 
@@ -95,7 +98,14 @@ final class SqliteDatabase implements AutoCloseable {
         writeLock.lock();
         try {
             requireOpen();
-            return inTransaction(writer, "BEGIN IMMEDIATE", work);
+            Transaction transaction = new Transaction(writer);
+            try {
+                return transaction.run("BEGIN IMMEDIATE", work);
+            } finally {
+                if (!transaction.ended) {
+                    writer = replace(writer, false);
+                }
+            }
         } catch (SQLException e) {
             throw failure(e);
         } finally {
@@ -130,6 +140,17 @@ final class SqliteDatabase implements AutoCloseable {
         }
     }
 
+    private static Connection connectReader(Path file) throws SQLException {
+        Connection reader = connect(file);
+        try (Statement statement = reader.createStatement()) {
+            statement.execute("PRAGMA query_only = ON");
+        } catch (SQLException e) {
+            reader.close();
+            throw e;
+        }
+        return reader;
+    }
+
     private static Connection connect(Path file) throws SQLException {
         Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
         try (Statement statement = connection.createStatement()) {
@@ -144,21 +165,48 @@ final class SqliteDatabase implements AutoCloseable {
         return connection;
     }
 
-    private static <T> T inTransaction(Connection connection, String begin, Work<T> work) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            statement.executeUpdate(begin);
-            try {
-                T result = work.run(connection);
-                statement.executeUpdate("COMMIT");
-                return result;
-            } catch (SQLException | RuntimeException | Error e) {
+    /** One transaction on a connection; {@link #ended} says whether the connection is out of it again. */
+    private static final class Transaction {
+        private final Connection connection;
+        private boolean ended = true;
+
+        Transaction(Connection connection) {
+            this.connection = connection;
+        }
+
+        <T> T run(String begin, Work<T> work) throws SQLException {
+            try (Statement statement = connection.createStatement()) {
+                ended = false;
+                statement.executeUpdate(begin);
                 try {
-                    statement.executeUpdate("ROLLBACK");
-                } catch (SQLException rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
+                    T result = work.run(connection);
+                    statement.executeUpdate("COMMIT");
+                    ended = true;
+                    return result;
+                } catch (SQLException | RuntimeException | Error e) {
+                    try {
+                        statement.executeUpdate("ROLLBACK");
+                        ended = true;
+                    } catch (SQLException rollbackFailure) {
+                        e.addSuppressed(rollbackFailure);
+                    }
+                    throw e;
                 }
-                throw e;
             }
+        }
+    }
+
+    /**
+     * Closes a connection left in an unknown state (SQLite rolls back what it had not committed) and
+     * opens another in its place (which fails only when the database file cannot be opened at all).
+     */
+    private Connection replace(Connection broken, boolean reader) {
+        closeQuietly(broken, new IllegalStateException());
+        try {
+            return reader ? connectReader(file) : connect(file);
+        } catch (SQLException e) {
+            throw new IllegalStateException("metadata database " + file + ": cannot reopen a connection: "
+                    + e.getMessage(), e);
         }
     }
 

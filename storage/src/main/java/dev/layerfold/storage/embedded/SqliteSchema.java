@@ -9,12 +9,11 @@ import java.sql.Statement;
 
 /**
  * The tables of the embedded metadata store. The version in {@code PRAGMA user_version} lets a later
- * release migrate the file, and stops this one from misreading a file a later release wrote. Version 2
- * added the dedup tables; a version 1 file gains them when opened (every statement is
- * {@code IF NOT EXISTS}).
+ * release migrate the file, and stops this one from misreading a file a later release wrote.
  */
 final class SqliteSchema {
 
+    /** 2 added the claims on uploads and the dedup tables; a version-1 file is migrated when opened. */
     static final int VERSION = 2;
 
     private static final String DDL = """
@@ -66,7 +65,9 @@ final class SqliteSchema {
               size INTEGER NOT NULL,
               hash_state BLOB NOT NULL,
               started_at_millis INTEGER NOT NULL,
-              updated_at_millis INTEGER NOT NULL
+              updated_at_millis INTEGER NOT NULL,
+              claim TEXT,
+              claim_renewed_millis INTEGER NOT NULL DEFAULT 0
             );
             CREATE INDEX IF NOT EXISTS uploads_by_update ON uploads (updated_at_millis);
             CREATE TABLE IF NOT EXISTS dedup_queue (
@@ -121,6 +122,10 @@ final class SqliteSchema {
                     if (!ddl.isBlank()) {
                         statement.executeUpdate(ddl);
                     }
+                }
+                if (found == 1) {
+                    statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim TEXT");
+                    statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim_renewed_millis INTEGER NOT NULL DEFAULT 0");
                 }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");

@@ -56,15 +56,58 @@ final class SqliteUploadStateStore implements UploadStateStore {
     }
 
     @Override
-    public boolean advanceUpload(UploadState next, long expectedSize) throws IOException {
+    public boolean claimUpload(String uploadId, long expectedSize, String claim, Instant now, Instant expiredBefore)
+            throws IOException {
+        return db.write(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE uploads SET claim = ?, claim_renewed_millis = ?,"
+                    + " updated_at_millis = ? WHERE id = ? AND size = ? AND (claim IS NULL OR claim_renewed_millis < ?)")) {
+                update.setString(1, claim);
+                update.setLong(2, now.toEpochMilli());
+                update.setLong(3, now.toEpochMilli());
+                update.setString(4, uploadId);
+                update.setLong(5, expectedSize);
+                update.setLong(6, expiredBefore.toEpochMilli());
+                return update.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public boolean renewClaim(String uploadId, String claim, Instant now) throws IOException {
         return db.write(c -> {
             try (PreparedStatement update = c.prepareStatement(
-                    "UPDATE uploads SET size = ?, hash_state = ?, updated_at_millis = ? WHERE id = ? AND size = ?")) {
+                    "UPDATE uploads SET claim_renewed_millis = ?, updated_at_millis = ? WHERE id = ? AND claim = ?")) {
+                update.setLong(1, now.toEpochMilli());
+                update.setLong(2, now.toEpochMilli());
+                update.setString(3, uploadId);
+                update.setString(4, claim);
+                return update.executeUpdate() > 0;
+            }
+        });
+    }
+
+    @Override
+    public void releaseUpload(String uploadId, String claim) throws IOException {
+        db.write(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE uploads SET claim = NULL WHERE id = ? AND claim = ?")) {
+                update.setString(1, uploadId);
+                update.setString(2, claim);
+                return update.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public boolean advanceUpload(UploadState next, long expectedSize, String claim) throws IOException {
+        return db.write(c -> {
+            try (PreparedStatement update = c.prepareStatement("UPDATE uploads SET size = ?, hash_state = ?,"
+                    + " updated_at_millis = ?, claim = NULL WHERE id = ? AND size = ? AND claim IS ?")) {
                 update.setLong(1, next.size());
                 update.setBytes(2, next.hashState());
                 update.setLong(3, next.updatedAt().toEpochMilli());
                 update.setString(4, next.id());
                 update.setLong(5, expectedSize);
+                update.setString(6, claim);
                 return update.executeUpdate() > 0;
             }
         });

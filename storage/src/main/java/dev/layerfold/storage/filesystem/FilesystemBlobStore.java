@@ -16,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,6 +36,12 @@ public final class FilesystemBlobStore implements BlobStore {
      * size of its socket buffer (8 KiB by default); writing each piece would cost a system call per 8 KiB.
      */
     private static final int WRITE_BUFFER_SIZE = 256 * 1024;
+
+    /**
+     * The first gathering buffer of an append, which grows to {@link #WRITE_BUFFER_SIZE} as it fills: a
+     * client that sends its body slowly (or stalls) then holds 4 KiB of heap, not 256.
+     */
+    private static final int FIRST_WRITE_BUFFER_SIZE = 4 * 1024;
 
     private final Path blobs;
     private final Path uploads;
@@ -115,9 +122,12 @@ public final class FilesystemBlobStore implements BlobStore {
             long start = channel.size();
             try {
                 long position = start;
-                byte[] buffer = new byte[WRITE_BUFFER_SIZE];
+                byte[] buffer = new byte[FIRST_WRITE_BUFFER_SIZE];
                 for (int filled = data.readNBytes(buffer, 0, buffer.length); filled > 0;
                         filled = data.readNBytes(buffer, 0, buffer.length)) {
+                    if (filled == buffer.length && buffer.length < WRITE_BUFFER_SIZE) {
+                        buffer = Arrays.copyOf(buffer, Math.min(WRITE_BUFFER_SIZE, buffer.length * 4));
+                    }
                     ByteBuffer chunk = ByteBuffer.wrap(buffer, 0, filled);
                     long before = position;
                     while (chunk.hasRemaining()) {

@@ -108,8 +108,24 @@ public abstract class PartitionedMetadataStore implements MetadataStore {
     }
 
     @Override
-    public boolean advanceUpload(UploadState next, long expectedSize) throws IOException {
-        return uploadStateStore().advanceUpload(next, expectedSize);
+    public boolean claimUpload(String uploadId, long expectedSize, String claim, Instant now, Instant expiredBefore)
+            throws IOException {
+        return uploadStateStore().claimUpload(uploadId, expectedSize, claim, now, expiredBefore);
+    }
+
+    @Override
+    public boolean renewClaim(String uploadId, String claim, Instant now) throws IOException {
+        return uploadStateStore().renewClaim(uploadId, claim, now);
+    }
+
+    @Override
+    public void releaseUpload(String uploadId, String claim) throws IOException {
+        uploadStateStore().releaseUpload(uploadId, claim);
+    }
+
+    @Override
+    public boolean advanceUpload(UploadState next, long expectedSize, String claim) throws IOException {
+        return uploadStateStore().advanceUpload(next, expectedSize, claim);
     }
 
     @Override

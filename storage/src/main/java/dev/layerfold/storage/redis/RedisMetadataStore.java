@@ -13,6 +13,7 @@ import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
 import dev.layerfold.storage.s3.S3Bucket;
 import java.io.IOException;
+import java.util.function.UnaryOperator;
 import java.util.Optional;
 
 /**
@@ -77,15 +78,25 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
      */
     public RedisMetadataStore(RedisConnection connection, S3Bucket bucket, String namespace,
                               LayerRecordFiles layerRecordFiles) throws IOException {
+        this(connection, bucket, namespace, layerRecordFiles, UnaryOperator.identity());
+    }
+
+    /**
+     * @param observeLeases wraps the leases the index takes, so a test can tell when a rebuild waits
+     *                      for a record's lock instead of guessing how long that takes
+     */
+    RedisMetadataStore(RedisConnection connection, S3Bucket bucket, String namespace, LayerRecordFiles layerRecordFiles,
+                       UnaryOperator<Leases> observeLeases) throws IOException {
         this.connection = connection;
         var redis = connection.commands();
         IndexKeys keys = new IndexKeys(namespace);
         BucketRecords records = new BucketRecords(bucket);
         this.leases = new RedisLeases(redis, namespace);
-        RecordLocks locks = new RecordLocks(leases);
+        Leases observed = observeLeases.apply(leases);
+        RecordLocks locks = new RecordLocks(observed);
         Catalog catalog = new Catalog(redis, keys);
         ServerFingerprint servers = new ServerFingerprint(connection);
-        this.index = new IndexRebuild(redis, keys, records, leases, locks, catalog, servers, this::reindex);
+        this.index = new IndexRebuild(redis, keys, records, observed, locks, catalog, servers, this::reindex);
         this.repositories = new RedisRepositoryIndex(redis, keys, records, locks, index, catalog);
         this.tags = new RedisTagStore(redis, keys, records, locks, index);
         this.referrers = new RedisReferrerIndex(redis, keys, records, locks, index);

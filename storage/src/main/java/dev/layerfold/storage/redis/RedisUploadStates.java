@@ -28,9 +28,28 @@ final class RedisUploadStates implements UploadStateStore {
                        'started', ARGV[4], 'updated', ARGV[5])
             redis.call('zadd', KEYS[2], ARGV[5], ARGV[6])
             return 1""");
-    /** Compare-and-set on the size: of two requests racing on one upload, one advances it. */
+    /** Takes the upload for one request; a hash without a claim (or written before claims) is free. */
+    private static final RedisScript CLAIM = new RedisScript("""
+            if redis.call('hget', KEYS[1], 'size') ~= ARGV[1] then return 0 end
+            local renewed = redis.call('hget', KEYS[1], 'renewed')
+            if redis.call('hexists', KEYS[1], 'claim') == 1 and tonumber(renewed) >= tonumber(ARGV[4]) then return 0 end
+            redis.call('hset', KEYS[1], 'claim', ARGV[2], 'renewed', ARGV[3], 'updated', ARGV[3])
+            redis.call('zadd', KEYS[2], ARGV[3], ARGV[5])
+            return 1""");
+    private static final RedisScript RENEW = new RedisScript("""
+            if redis.call('hget', KEYS[1], 'claim') ~= ARGV[1] then return 0 end
+            redis.call('hset', KEYS[1], 'renewed', ARGV[2], 'updated', ARGV[2])
+            redis.call('zadd', KEYS[2], ARGV[2], ARGV[3])
+            return 1""");
+    private static final RedisScript RELEASE = new RedisScript("""
+            if redis.call('hget', KEYS[1], 'claim') ~= ARGV[1] then return 0 end
+            redis.call('hdel', KEYS[1], 'claim', 'renewed')
+            return 1""");
+    /** Compare-and-set on the size and the claim (empty: none): of two requests racing on one upload, one advances it. */
     private static final RedisScript ADVANCE = new RedisScript("""
             if redis.call('hget', KEYS[1], 'size') ~= ARGV[1] then return 0 end
+            if (redis.call('hget', KEYS[1], 'claim') or '') ~= ARGV[6] then return 0 end
+            redis.call('hdel', KEYS[1], 'claim', 'renewed')
             redis.call('hset', KEYS[1], 'size', ARGV[2], 'hash', ARGV[3], 'updated', ARGV[4])
             redis.call('zadd', KEYS[2], ARGV[4], ARGV[5])
             return 1""");
@@ -70,10 +89,28 @@ final class RedisUploadStates implements UploadStateStore {
     }
 
     @Override
-    public boolean advanceUpload(UploadState next, long expectedSize) throws IOException {
+    public boolean claimUpload(String uploadId, long expectedSize, String claim, Instant now, Instant expiredBefore)
+            throws IOException {
+        return call("claim upload " + uploadId, () -> CLAIM.returnsTrue(redis, keys(uploadId),
+                Long.toString(expectedSize), claim, millis(now), millis(expiredBefore), uploadId));
+    }
+
+    @Override
+    public boolean renewClaim(String uploadId, String claim, Instant now) throws IOException {
+        return call("renew the claim on upload " + uploadId, () -> RENEW.returnsTrue(redis, keys(uploadId), claim,
+                millis(now), uploadId));
+    }
+
+    @Override
+    public void releaseUpload(String uploadId, String claim) throws IOException {
+        call("release upload " + uploadId, () -> RELEASE.returnsTrue(redis, keys(uploadId), claim));
+    }
+
+    @Override
+    public boolean advanceUpload(UploadState next, long expectedSize, String claim) throws IOException {
         return call("advance upload " + next.id(), () -> ADVANCE.returnsTrue(redis, keys(next.id()),
                 Long.toString(expectedSize), Long.toString(next.size()), encode(next.hashState()),
-                millis(next.updatedAt()), next.id()));
+                millis(next.updatedAt()), next.id(), claim == null ? "" : claim));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.layerfold.storage.s3;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.blob.UploadNotFoundException;
@@ -10,8 +12,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,12 +68,7 @@ public final class S3BlobStore implements BlobStore {
     private final S3Bucket bucket;
     private final int partSize;
     private final boolean presignedRedirects;
-    private final Map<Digest, Location> recentLocations = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Digest, Location> eldest) {
-            return size() > RECENT_LOCATIONS;
-        }
-    });
+    private final Cache<Digest, Location> recentLocations = Caffeine.newBuilder().maximumSize(RECENT_LOCATIONS).build();
 
     public S3BlobStore(S3Bucket bucket, int partSize, boolean presignedRedirects) {
         if (partSize < S3Settings.MINIMUM_PART_SIZE) {
@@ -100,7 +95,7 @@ public final class S3BlobStore implements BlobStore {
      */
     @Override
     public Optional<Long> size(Digest digest) throws IOException {
-        Location recent = recentLocations.get(digest);
+        Location recent = recentLocations.getIfPresent(digest);
         return recent != null ? Optional.of(recent.size()) : locate(digest).map(Location::size);
     }
 
@@ -113,7 +108,7 @@ public final class S3BlobStore implements BlobStore {
                     ? new Location(key, head.contentLength())
                     : new Location(body, Long.parseLong(head.metadata().get(SIZE)));
         });
-        location.ifPresentOrElse(found -> recentLocations.put(digest, found), () -> recentLocations.remove(digest));
+        location.ifPresentOrElse(found -> recentLocations.put(digest, found), () -> recentLocations.invalidate(digest));
         return location;
     }
 
@@ -127,13 +122,13 @@ public final class S3BlobStore implements BlobStore {
         if (offset < 0) {
             throw new IllegalArgumentException("negative offset " + offset);
         }
-        Location recent = recentLocations.get(digest);
+        Location recent = recentLocations.getIfPresent(digest);
         if (recent != null) {
             Optional<InputStream> stream = read(recent, offset, length);
             if (stream.isPresent()) {
                 return stream;
             }
-            recentLocations.remove(digest);
+            recentLocations.invalidate(digest);
         }
         Optional<Location> location = locate(digest);
         return location.isEmpty() ? Optional.empty() : read(location.get(), offset, length);
@@ -165,7 +160,7 @@ public final class S3BlobStore implements BlobStore {
         }
         // The pointer first: once it is gone nobody resolves the body, which can then go too.
         bucket.delete(BlobKeys.blob(digest));
-        recentLocations.remove(digest);
+        recentLocations.invalidate(digest);
         if (!location.get().key().equals(BlobKeys.blob(digest))) {
             bucket.delete(location.get().key());
         }

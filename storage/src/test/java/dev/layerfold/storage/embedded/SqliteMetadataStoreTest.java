@@ -40,6 +40,28 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
     }
 
     @Test
+    void aVersionOneFileIsMigratedAndItsUploadsStillRead() throws Exception {
+        Path db = dir.resolve("version-1.db");
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("""
+                    CREATE TABLE uploads (id TEXT PRIMARY KEY, repository TEXT NOT NULL, size INTEGER NOT NULL,
+                      hash_state BLOB NOT NULL, started_at_millis INTEGER NOT NULL, updated_at_millis INTEGER NOT NULL)""");
+            statement.executeUpdate("INSERT INTO uploads VALUES ('old', 'library/alpine', 7, x'0102', 1000, 2000)");
+            statement.executeUpdate("PRAGMA user_version = 1");
+        }
+
+        try (MetadataStore store = new SqliteMetadataStore(db)) {
+            UploadState old = store.upload("old").orElseThrow();
+            assertThat(old.size()).isEqualTo(7);
+            assertThat(old.hashState()).containsExactly(1, 2);
+            assertThat(old.updatedAt()).isEqualTo(Instant.ofEpochMilli(2000));
+            assertThat(store.claimUpload("old", 7, "a", Instant.ofEpochMilli(3000), Instant.ofEpochMilli(0))).isTrue();
+            assertThat(store.claimUpload("old", 7, "b", Instant.ofEpochMilli(3000), Instant.ofEpochMilli(0))).isFalse();
+        }
+    }
+
+    @Test
     void tagsAcknowledgedBeforeAKillDashNineAreThereAfterReopening() throws Exception {
         Path db = dir.resolve("killed.db");
 
@@ -64,11 +86,11 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
                 try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
                     Future<Boolean> mine = threads.submit(() -> {
                         barrier.await();
-                        return store.advanceUpload(start.advancedBy(1, new byte[0], now), 0);
+                        return store.advanceUpload(start.advancedBy(1, new byte[0], now), 0, null);
                     });
                     Future<Boolean> theirs = threads.submit(() -> {
                         barrier.await();
-                        return other.advanceUpload(start.advancedBy(2, new byte[0], now), 0);
+                        return other.advanceUpload(start.advancedBy(2, new byte[0], now), 0, null);
                     });
                     assertThat(mine.get() ^ theirs.get()).as("exactly one of the two stores advanced the upload").isTrue();
                 }

@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -317,17 +319,17 @@ public abstract class MetadataStoreContract {
         store.createUpload(start);
         UploadState next = start.advancedBy(100, new byte[] {4, 5, 6}, T0.plusSeconds(1));
 
-        assertThat(store.advanceUpload(next, 0)).isTrue();
+        assertThat(store.advanceUpload(next, 0, null)).isTrue();
         assertUpload(store.upload("upload-1").orElseThrow(), next);
 
         UploadState stale = start.advancedBy(50, new byte[] {7}, T0.plusSeconds(2));
-        assertThat(store.advanceUpload(stale, 0)).isFalse();
+        assertThat(store.advanceUpload(stale, 0, null)).isFalse();
         assertUpload(store.upload("upload-1").orElseThrow(), next);
     }
 
     @Test
     void advancingAMissingUploadFails() throws Exception {
-        assertThat(store.advanceUpload(upload("missing", T0).advancedBy(1, new byte[0], T0), 0)).isFalse();
+        assertThat(store.advanceUpload(upload("missing", T0).advancedBy(1, new byte[0], T0), 0, null)).isFalse();
         assertThat(store.upload("missing")).isEmpty();
     }
 
@@ -338,29 +340,94 @@ public abstract class MetadataStoreContract {
         for (int round = 0; round < 5; round++) {
             UploadState start = upload("race-" + round, T0);
             store.createUpload(start);
-            CyclicBarrier barrier = new CyclicBarrier(racers);
-            List<Future<Boolean>> attempts = new ArrayList<>();
-            try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
-                for (int i = 0; i < racers; i++) {
-                    UploadState next = start.advancedBy(10 + i, new byte[] {(byte) i}, T0.plusSeconds(1));
-                    attempts.add(threads.submit(() -> {
-                        barrier.await();
-                        return store.advanceUpload(next, 0);
-                    }));
-                }
-            }
-            List<Integer> winners = new ArrayList<>();
-            for (int i = 0; i < racers; i++) {
-                if (attempts.get(i).get()) {
-                    winners.add(i);
-                }
-            }
+            List<Integer> winners = race(racers, i -> () ->
+                    store.advanceUpload(start.advancedBy(10 + i, new byte[] {(byte) i}, T0.plusSeconds(1)), 0, null));
             assertThat(winners).hasSize(1);
             int winner = winners.getFirst();
             UploadState stored = store.upload("race-" + round).orElseThrow();
             assertThat(stored.size()).isEqualTo(10 + winner);
             assertThat(stored.hashState()).containsExactly((byte) winner);
         }
+    }
+
+    @Test
+    void aClaimedUploadIsAdvancedOnlyByItsClaimAndFreeAgainAfterwards() throws Exception {
+        UploadState start = upload("upload-1", T0);
+        store.createUpload(start);
+
+        assertThat(store.claimUpload("upload-1", 0, "a", T0.plusSeconds(1), T0)).isTrue();
+        assertThat(store.upload("upload-1").orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(1));
+        assertThat(store.claimUpload("upload-1", 0, "b", T0.plusSeconds(2), T0)).as("claimed while held").isFalse();
+        UploadState next = start.advancedBy(100, new byte[] {4}, T0.plusSeconds(3));
+        assertThat(store.advanceUpload(next, 0, "b")).as("advanced by another claim").isFalse();
+        assertThat(store.advanceUpload(next, 0, null)).as("advanced without the claim").isFalse();
+
+        assertThat(store.advanceUpload(next, 0, "a")).isTrue();
+        assertThat(store.claimUpload("upload-1", 0, "b", T0.plusSeconds(4), T0)).as("claimed at a size it left").isFalse();
+        assertThat(store.claimUpload("upload-1", 100, "b", T0.plusSeconds(4), T0)).isTrue();
+        store.releaseUpload("upload-1", "a");
+        assertThat(store.claimUpload("upload-1", 100, "c", T0.plusSeconds(5), T0)).as("released by another claim").isFalse();
+        store.releaseUpload("upload-1", "b");
+        assertThat(store.claimUpload("upload-1", 100, "c", T0.plusSeconds(5), T0)).isTrue();
+        assertUpload(store.upload("upload-1").orElseThrow(), next.advancedBy(0, new byte[] {4}, T0.plusSeconds(5)));
+    }
+
+    @Test
+    void aClaimNotRenewedInTimeCanBeTakenOverAndItsHolderThenChangesNothing() throws Exception {
+        store.createUpload(upload("upload-1", T0));
+        store.claimUpload("upload-1", 0, "stalled", T0, T0.minusSeconds(10));
+        assertThat(store.renewClaim("upload-1", "stalled", T0.plusSeconds(5))).isTrue();
+
+        assertThat(store.claimUpload("upload-1", 0, "next", T0.plusSeconds(12), T0.plusSeconds(5)))
+                .as("renewed at the cutoff").isFalse();
+        assertThat(store.claimUpload("upload-1", 0, "next", T0.plusSeconds(16), T0.plusSeconds(6))).isTrue();
+
+        assertThat(store.renewClaim("upload-1", "stalled", T0.plusSeconds(17))).isFalse();
+        store.releaseUpload("upload-1", "stalled");
+        assertThat(store.advanceUpload(upload("upload-1", T0).advancedBy(1, new byte[0], T0.plusSeconds(18)), 0, "stalled"))
+                .isFalse();
+        assertThat(store.renewClaim("upload-1", "next", T0.plusSeconds(18))).isTrue();
+    }
+
+    @Test
+    void claimingOrReleasingAMissingUploadChangesNothing() throws Exception {
+        assertThat(store.claimUpload("missing", 0, "a", T0, T0)).isFalse();
+        assertThat(store.renewClaim("missing", "a", T0)).isFalse();
+        store.releaseUpload("missing", "a");
+        assertThat(store.upload("missing")).isEmpty();
+    }
+
+    @Test
+    @Timeout(30)
+    void ofRequestsRacingToClaimOneUploadExactlyOneGetsIt() throws Exception {
+        for (int round = 0; round < 5; round++) {
+            String id = "claim-race-" + round;
+            store.createUpload(upload(id, T0));
+
+            assertThat(race(8, i -> () -> store.claimUpload(id, 0, "racer-" + i, T0.plusSeconds(1), T0))).hasSize(1);
+        }
+    }
+
+    /** Starts {@code racers} attempts at once and returns the indices of those that succeeded. */
+    private static List<Integer> race(int racers, IntFunction<Callable<Boolean>> attempt) throws Exception {
+        CyclicBarrier barrier = new CyclicBarrier(racers);
+        List<Future<Boolean>> attempts = new ArrayList<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(racers)) {
+            for (int i = 0; i < racers; i++) {
+                Callable<Boolean> racer = attempt.apply(i);
+                attempts.add(threads.submit(() -> {
+                    barrier.await();
+                    return racer.call();
+                }));
+            }
+        }
+        List<Integer> winners = new ArrayList<>();
+        for (int i = 0; i < racers; i++) {
+            if (attempts.get(i).get()) {
+                winners.add(i);
+            }
+        }
+        return winners;
     }
 
     @Test
@@ -378,7 +445,7 @@ public abstract class MetadataStoreContract {
         store.createUpload(upload("touched", T0));
         store.createUpload(upload("fresh", T0.plusSeconds(3600)));
         UploadState touched = store.upload("touched").orElseThrow();
-        store.advanceUpload(touched.advancedBy(1, new byte[0], T0.plusSeconds(3600)), 0);
+        store.advanceUpload(touched.advancedBy(1, new byte[0], T0.plusSeconds(3600)), 0, null);
 
         assertThat(store.uploadsIdleSince(T0.plusSeconds(60))).extracting(UploadState::id).containsExactly("old");
         assertThat(store.uploadsIdleSince(T0)).isEmpty();

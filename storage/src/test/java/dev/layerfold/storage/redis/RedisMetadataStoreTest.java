@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.lease.Lease;
+import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -142,24 +144,27 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
     void recordDeletedWhileTheRebuildPassesItDoesNotComeBack() throws Exception {
         Digest manifest = digest("manifest");
         store.putTag(REPO, "latest", manifest);
-        forgetEverythingInRedis();
         String record = BucketRecords.tag(REPO, "latest");
-        Lease deleting = ((RedisMetadataStore) store).leases().acquire(record, Duration.ofSeconds(30), Duration.ofSeconds(5));
+        WatchedLeases watched = new WatchedLeases(record);
+        RedisMetadataStore rebuilding = watchedStore(watched);
+        forgetEverythingInRedis();
+        Lease deleting = rebuilding.leases().acquire(record, Duration.ofSeconds(30), Duration.ofSeconds(5));
         CompletableFuture<Optional<Digest>> lookup = CompletableFuture.supplyAsync(() -> {
             try {
-                return store.tag(REPO, "latest"); // finds Redis empty and rebuilds
+                return rebuilding.tag(REPO, "latest"); // finds Redis empty and rebuilds
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         });
 
-        // A delete that holds the record's lock, as deleteTag does, while the rebuild has listed the record.
-        Thread.sleep(1_000);
+        // A delete that holds the record's lock, as deleteTag does, while the rebuild, having
+        // listed the record, waits for that lock.
+        assertThat(watched.awaited.await(30, TimeUnit.SECONDS)).as("the rebuild waits for the record's lock").isTrue();
         bucket.delete(record);
         deleting.close();
 
         assertThat(lookup.get(30, TimeUnit.SECONDS)).isEmpty();
-        assertThat(store.tags(REPO, Optional.empty(), 10)).isEmpty();
+        assertThat(rebuilding.tags(REPO, Optional.empty(), 10)).isEmpty();
     }
 
     @Test
@@ -167,9 +172,11 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
         Digest manifest = digest("manifest");
         String record = BucketRecords.tag(REPO, "late");
         IndexKeys keys = new IndexKeys(namespace);
-        // The tag is pushed while the reconcile runs: it holds the record's lock, and its index entry is
-        // written before the reconcile lists the bucket, its record after.
-        Lease pushing = ((RedisMetadataStore) store).leases().acquire(record, Duration.ofSeconds(30), Duration.ofSeconds(5));
+        WatchedLeases watched = new WatchedLeases(record);
+        RedisMetadataStore reconciling = watchedStore(watched);
+        // The tag is pushed while the reconcile runs: it holds the record's lock, and its index entry
+        // is written before the reconcile lists the bucket, its record after.
+        Lease pushing = reconciling.leases().acquire(record, Duration.ofSeconds(30), Duration.ofSeconds(5));
         try (RedisConnection connection = RedisConnection.open(redisUrl(), cluster())) {
             connection.commands().hset(keys.tags(REPO), "late", manifest.toString());
             connection.commands().zadd(keys.tagNames(REPO), 0, "late");
@@ -177,19 +184,58 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
         }
         CompletableFuture<Optional<Digest>> lookup = CompletableFuture.supplyAsync(() -> {
             try {
-                return store.tag(REPO, "never-pushed"); // misses, and waits for the reconcile
+                return reconciling.tag(REPO, "never-pushed"); // misses, and waits for the reconcile
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         });
 
-        Thread.sleep(1_000);
+        assertThat(watched.awaited.await(30, TimeUnit.SECONDS)).as("the reconcile waits for the record's lock").isTrue();
         bucket.put(record, manifest.toString().getBytes(StandardCharsets.UTF_8), Map.of());
         pushing.close();
 
         assertThat(lookup.get(30, TimeUnit.SECONDS)).isEmpty();
-        assertThat(store.tag(REPO, "late")).contains(manifest);
-        assertThat(store.tags(REPO, Optional.empty(), 10)).containsExactly("late");
+        assertThat(reconciling.tag(REPO, "late")).contains(manifest);
+        assertThat(reconciling.tags(REPO, Optional.empty(), 10)).containsExactly("late");
+    }
+
+    /**
+     * Replaces the test's store with one whose index takes its leases through {@code watched}; the old
+     * one is closed, so that no other process of this namespace starts the rebuild instead.
+     */
+    private RedisMetadataStore watchedStore(WatchedLeases watched) throws IOException {
+        store.close();
+        RedisMetadataStore replacement = new RedisMetadataStore(RedisConnection.open(redisUrl(), cluster()), bucket,
+                namespace, record -> Map.of(), leases -> {
+                    watched.delegate = leases;
+                    return watched;
+                });
+        store = replacement;
+        return replacement;
+    }
+
+    /** Counts down {@link #awaited} when the index asks for the lease of one record. */
+    private static final class WatchedLeases implements Leases {
+        final CountDownLatch awaited = new CountDownLatch(1);
+        private final String record;
+        Leases delegate;
+
+        WatchedLeases(String record) {
+            this.record = record;
+        }
+
+        @Override
+        public Optional<Lease> tryAcquire(String name, Duration timeToLive) throws IOException {
+            return delegate.tryAcquire(name, timeToLive);
+        }
+
+        @Override
+        public Lease acquire(String name, Duration timeToLive, Duration maxWait) throws IOException {
+            if (name.equals(record)) {
+                awaited.countDown();
+            }
+            return delegate.acquire(name, timeToLive, maxWait);
+        }
     }
 
     @Test

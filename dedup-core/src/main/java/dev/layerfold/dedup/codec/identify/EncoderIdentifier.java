@@ -8,12 +8,15 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Finds the encoder and settings that reproduce a gzip member, in the same pass that splits it.
  *
  * <p>The candidate the member header's hints make likeliest runs first, alone; if it is rejected,
- * all the others, in hint order, continue from the bytes kept so far. Each is fed the decompressed
+ * the others, in hint order, continue from the bytes kept so far, but only those that could have
+ * ended the original's first block where it ends ({@link FirstBlockRules}): they wait until that
+ * block is decoded (at most {@link FirstBlock#MAX_BYTES} of the original). Each is fed the decompressed
  * bytes as they are inflated; its output is compared with the original deflate bytes as they are
  * read, and a candidate is dropped at its first differing byte, within its first block. So a wrong
  * candidate costs about one block of compression. Comparing stops once a single candidate is left
@@ -64,6 +67,7 @@ public final class EncoderIdentifier {
         private final List<CandidateRun> runs = new ArrayList<>();
         private final List<EncoderSpec> waiting;
         private final ByteArrayOutputStream replay = new ByteArrayOutputStream();
+        private final FirstBlock.Reader firstBlock = new FirstBlock.Reader();
         private int tried;
         private long fed;
         private EncoderSpec chosenEarly;
@@ -79,8 +83,13 @@ public final class EncoderIdentifier {
         public void deflated(byte[] data, int offset, int length) {
             if (deciding()) {
                 original.append(data, offset, length);
+                boolean wasDecided = firstBlock.decided();
+                firstBlock.append(data, offset, length);
                 runs.forEach(CandidateRun::originalGrew);
                 dropRejected();
+                if (!wasDecided && firstBlock.decided() && runs.isEmpty() && !waiting.isEmpty()) {
+                    startWaiting();
+                }
             }
         }
 
@@ -121,6 +130,7 @@ public final class EncoderIdentifier {
                 if (waiting.isEmpty()) {
                     return new Identification(EncoderSpec.NONE, true, fed, tried);
                 }
+                firstBlock.finish();
                 startWaiting();
             }
         }
@@ -132,7 +142,9 @@ public final class EncoderIdentifier {
         private void dropRejected() {
             runs.removeIf(run -> !run.alive());
             if (runs.isEmpty() && !waiting.isEmpty()) {
-                startWaiting();
+                if (firstBlock.decided()) {
+                    startWaiting();
+                }
                 return;
             }
             if (waiting.isEmpty()) {
@@ -140,9 +152,14 @@ public final class EncoderIdentifier {
             }
         }
 
-        /** Starts every waiting candidate on the bytes seen so far; the caller checks who survived. */
+        /**
+         * Starts every waiting candidate that could have written the first block on the bytes seen so
+         * far; the caller checks who survived.
+         */
         private void startWaiting() {
-            List<EncoderSpec> rest = List.copyOf(waiting);
+            Optional<FirstBlock> first = firstBlock.finish();
+            List<EncoderSpec> rest = first.map(block -> waiting.stream()
+                    .filter(spec -> FirstBlockRules.couldHaveWritten(spec, block)).toList()).orElse(List.copyOf(waiting));
             waiting.clear();
             start(rest);
             byte[] seen = replay.toByteArray();

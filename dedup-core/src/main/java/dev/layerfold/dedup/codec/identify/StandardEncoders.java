@@ -2,7 +2,10 @@ package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.KlauspostFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibSettings;
@@ -17,10 +20,15 @@ import java.util.List;
  * The encoders real layer producers use, as recipe families, and the candidates tried for every
  * gzip member:
  * <ul>
- *   <li>{@code go}: Go's compress/flate; the level only (-2..9). docker, buildkit, containerd write
- *       level 6, crane, ko and kaniko level 1.</li>
+ *   <li>{@code go}: Go's compress/flate of Go 1.8 to 1.26; the level only (-2..9). docker, buildkit,
+ *       containerd write level 6, crane, ko and kaniko level 1.</li>
+ *   <li>{@code go127}: Go's compress/flate since Go 1.27 (klauspost/compress's encoder); the level
+ *       only (-2..9). The same tools, built with Go 1.27 or later.</li>
  *   <li>{@code zlib}: zlib; the level, then optionally memLevel, windowBits and strategy (zlib's
  *       numbering) when they differ from zlib's defaults. Jib and Java write 6, Python 9.</li>
+ *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
+ *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
+ *       default, 5), then the block size. podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
  *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
  * </ul>
@@ -28,8 +36,11 @@ import java.util.List;
 public final class StandardEncoders implements EncoderFactory {
 
     public static final String GO = "go";
+    public static final String GO127 = "go127";
     public static final String ZLIB = "zlib";
     public static final String PIGZ = "pigz";
+    public static final String GNU_GZIP = "gzip";
+    public static final String PGZIP = "pgzip";
 
     /** Most likely first (hints reorder them per member); extend by appending. */
     public static final List<EncoderSpec> CANDIDATES = candidates();
@@ -55,12 +66,24 @@ public final class StandardEncoders implements EncoderFactory {
                 requireParams(spec, 0);
                 yield GoFlateEncoder.create(sink, spec.level());
             }
+            case GO127 -> {
+                requireParams(spec, 0);
+                yield KlauspostFlateEncoder.go127(sink, spec.level());
+            }
             case ZLIB -> {
                 if (p.isEmpty()) {
                     yield ZlibEncoder.create(sink, spec.level());
                 }
                 requireParams(spec, 3);
                 yield ZlibEncoder.create(sink, new ZlibSettings(spec.level(), p.get(0), p.get(1), strategy(spec, p.get(2))));
+            }
+            case GNU_GZIP -> {
+                requireParams(spec, 0);
+                yield GnuGzipEncoder.create(sink, spec.level());
+            }
+            case PGZIP -> {
+                requireParams(spec, 1);
+                yield PgzipEncoder.create(sink, spec.level(), p.get(0));
             }
             case PIGZ -> {
                 requireParams(spec, 3);
@@ -72,8 +95,10 @@ public final class StandardEncoders implements EncoderFactory {
 
     private static List<EncoderSpec> candidates() {
         List<EncoderSpec> list = new ArrayList<>();
+        // Go before and since 1.27 side by side, level by level: the header cannot tell them apart.
         for (int level : new int[] {6, 1, 9, 2, 3, 4, 5, 7, 8, -2, 0}) {
             list.add(EncoderSpec.of(GO, level));
+            list.add(EncoderSpec.of(GO127, level));
         }
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8, 0}) {
             list.add(EncoderSpec.of(ZLIB, level));
@@ -83,6 +108,11 @@ public final class StandardEncoders implements EncoderFactory {
                 list.add(EncoderSpec.of(PIGZ, level, PigzSettings.DEFAULT_BLOCK_SIZE, 0, singleThread));
             }
         }
+        for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8}) {
+            list.add(EncoderSpec.of(GNU_GZIP, level));
+        }
+        // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and blocks.
+        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         return List.copyOf(list);
     }
 

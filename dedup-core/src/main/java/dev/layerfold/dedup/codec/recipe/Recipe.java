@@ -33,8 +33,6 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     public static final int MAX_TRAILING_BYTES = 1 << 20;
     private static final int MAX_HEADER = 1 << 20;
     private static final int MAX_MEMBERS = 1 << 20;
-    /** Far above any real skeleton (about 60 bytes per file); guards against a damaged length. */
-    private static final int MAX_SKELETON = 1 << 30;
     private static final HexFormat HEX = HexFormat.of();
 
     public Recipe {
@@ -136,11 +134,11 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                 }
                 trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
             }
-            byte[] ops = readBytes(in, MAX_SKELETON, "skeleton length");
+            byte[] ops = readBytes(in, Skeleton.MAX_COMPRESSED_OPS, "skeleton length");
             return new Recipe(HEX.formatHex(sha), blobSize, format, members, trailing, new Skeleton(ops, tarSize, fileCount, fileBytes));
         } catch (EOFException e) {
             throw new IOException("recipe is truncated", e);
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IOException("recipe is inconsistent: " + e.getMessage(), e);
         }
     }
@@ -170,9 +168,13 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
         out.write(bytes);
     }
 
+    /** Allocates as the bytes arrive, not as the length claims: a damaged length costs no memory. */
     private static byte[] readBytes(DataInputStream in, int max, String what) throws IOException {
-        byte[] bytes = new byte[Varints.readInt(in, max, what)];
-        in.readFully(bytes);
+        int length = Varints.readInt(in, max, what);
+        byte[] bytes = in.readNBytes(length);
+        if (bytes.length < length) {
+            throw new EOFException(what + " is " + length + " but only " + bytes.length + " bytes follow");
+        }
         return bytes;
     }
 

@@ -19,6 +19,14 @@ import java.util.zip.InflaterInputStream;
  */
 public record Skeleton(byte[] compressedOps, long tarSize, int fileCount, long fileBytes) {
 
+    /**
+     * The most compressed op bytes a skeleton may have: at 50 to 60 bytes per file about half a
+     * million files, more than any real layer holds, while a split (which holds the skeleton and a
+     * copy or two of it) stays within a small heap. The splitter refuses to grow past it and a recipe
+     * claiming more is refused as damaged.
+     */
+    public static final int MAX_COMPRESSED_OPS = 32 << 20;
+
     public Skeleton {
         compressedOps = compressedOps.clone();
     }

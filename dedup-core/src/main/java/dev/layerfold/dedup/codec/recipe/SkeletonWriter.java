@@ -66,6 +66,11 @@ public final class SkeletonWriter {
         fileBytes += ref.size();
     }
 
+    /** Bytes of compressed ops so far (a few KiB may still wait in the deflater). */
+    public long compressedSize() {
+        return compressed.size();
+    }
+
     /** Ends the op stream and returns the compressed skeleton. */
     public Skeleton finish() {
         checkOpen();

@@ -2,6 +2,8 @@ package dev.layerfold.dedup.codec.tar;
 
 import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.LayerFormatException;
+import dev.layerfold.dedup.codec.recipe.Skeleton;
 import dev.layerfold.dedup.codec.recipe.SkeletonWriter;
 
 import java.io.ByteArrayOutputStream;
@@ -22,11 +24,18 @@ import java.util.OptionalLong;
  * inline. A header with a bad checksum or an unreadable size is damage: from there on, the rest of
  * the stream becomes one opaque body, and {@link #damage()} says so. A tail after the end-of-archive
  * longer than 64 KiB becomes an opaque body too, so the recipe stays small.
+ *
+ * <p>Memory is bounded whatever the stream holds: an extension header larger than
+ * {@value #MAX_EXTENSION_HEADER} bytes (Go's {@code archive/tar} refuses those too, so no layer a
+ * container runtime can unpack has one) or headers whose skeleton outgrows
+ * {@link Skeleton#MAX_COMPRESSED_OPS} fail the split with a {@link LayerFormatException}: such a
+ * layer is not split and stays as it was pushed.
  */
 public final class TarSplitter {
 
     private static final int MAX_TAIL_INLINE = 64 * 1024;
-    private static final int MAX_PAX_PARSED = 1 << 20;
+    /** Go's archive/tar maxSpecialFileSize: the most a PAX record set or GNU long name may hold. */
+    static final int MAX_EXTENSION_HEADER = 1 << 20;
 
     private enum State { HEADER, SPARSE_EXTENSION, METADATA, BODY, PADDING, TAIL, OPAQUE }
 
@@ -161,6 +170,7 @@ public final class TarSplitter {
             return;
         }
         byte type = TarHeader.typeflag(block);
+        refuseUnboundedMemory(type, size, headerOffset);
         skeleton.inline(block, 0, TarHeader.BLOCK);
         switch (type) {
             case 'x', 'g', 'L', 'K' -> startMetadata(type == 'x', size);
@@ -185,6 +195,25 @@ public final class TarSplitter {
         }
     }
 
+    /**
+     * Extension headers are copied into the skeleton and PAX records parsed in memory, and every
+     * header adds to the skeleton: both are capped so that a hostile layer cannot make a split hold
+     * more than a bounded amount of memory.
+     */
+    private void refuseUnboundedMemory(byte type, long size, long headerOffset) throws LayerFormatException {
+        boolean extension = type == 'x' || type == 'g' || type == 'L' || type == 'K';
+        if (extension && size > MAX_EXTENSION_HEADER) {
+            throw new LayerFormatException("the tar extended header (type " + TarHeader.describeType(type) + ") at offset "
+                    + headerOffset + " holds " + size + " bytes, more than the " + MAX_EXTENSION_HEADER + " (1 MiB) that Go's"
+                    + " archive/tar and so container runtimes read; such a layer is not split and stays as pushed");
+        }
+        if (skeleton.compressedSize() > Skeleton.MAX_COMPRESSED_OPS) {
+            throw new LayerFormatException("the tar headers before offset " + headerOffset + " (" + entries + " entries) make a"
+                    + " skeleton larger than " + Skeleton.MAX_COMPRESSED_OPS + " bytes compressed, far beyond a real layer's;"
+                    + " such a layer is not split and stays as pushed");
+        }
+    }
+
     private long takePaxSize(long headerSize) {
         long size = paxSize.orElse(headerSize);
         paxSize = OptionalLong.empty();
@@ -200,7 +229,7 @@ public final class TarSplitter {
 
     private void startMetadata(boolean isPax, long size) {
         remaining = padded(size);
-        paxWanted = isPax && size <= MAX_PAX_PARSED ? (int) size : 0;
+        paxWanted = isPax ? (int) size : 0;
         pax = paxWanted > 0 ? new byte[paxWanted] : null;
         paxFill = 0;
         state = remaining > 0 ? State.METADATA : State.HEADER;

@@ -87,6 +87,44 @@ class RecipeTest {
     }
 
     @Example
+    void aRecipeClaimingAHugeSkeletonItDoesNotHoldCostsNoMemory() throws IOException {
+        byte[] recipe = plainTarRecipeClaimingSkeletonOf(Skeleton.MAX_COMPRESSED_OPS, new byte[100]);
+
+        long before = allocatedByThisThread();
+        assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(recipe)))
+                .isInstanceOf(IOException.class).hasMessageContaining("truncated");
+        assertThat(allocatedByThisThread() - before).isLessThan(1 << 20);
+    }
+
+    @Example
+    void aRecipeClaimingASkeletonOverTheLimitIsRefused() throws IOException {
+        byte[] recipe = plainTarRecipeClaimingSkeletonOf(Skeleton.MAX_COMPRESSED_OPS + 1L, new byte[100]);
+
+        assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(recipe)))
+                .isInstanceOf(IOException.class).hasMessageContaining("skeleton length").hasMessageContaining("more than the limit");
+    }
+
+    private static byte[] plainTarRecipeClaimingSkeletonOf(long claimed, byte[] actual) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(Recipe.MAGIC);
+        out.write(Recipe.VERSION);
+        out.write(new byte[32]);
+        Varints.write(out, 1024); // blob size
+        out.write(0); // plain tar
+        Varints.write(out, 1024); // tar size
+        Varints.write(out, 0); // files
+        Varints.write(out, 0); // file bytes
+        Varints.write(out, claimed);
+        out.write(actual);
+        return out.toByteArray();
+    }
+
+    private static long allocatedByThisThread() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getCurrentThreadAllocatedBytes();
+    }
+
+    @Example
     void encoderSpecsHaveReadableLabels() {
         assertThat(EncoderSpec.of("go", 6).label()).isEqualTo("go-6");
         assertThat(EncoderSpec.of("pigz", 9, 131072).label()).isEqualTo("pigz-9/131072");

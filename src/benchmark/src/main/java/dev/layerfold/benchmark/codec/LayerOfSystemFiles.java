@@ -23,7 +23,7 @@ import java.util.zip.CRC32;
  * {@code /usr/lib}, {@code /usr/bin} and {@code /usr/share} up to a size, each file at most a size, gzip'd by the Go-compatible
  * encoder at level 6 with Go's gzip header (what docker push writes).
  */
-record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
+public record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
 
     /** The gzip layer's sha256, as a registry knows it once the layer was pushed. */
     String sha256() {
@@ -36,22 +36,7 @@ record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
 
     /** Builds the layer in {@code work}, which must not hold another layer being built. */
     static LayerOfSystemFiles build(Path work, long size, long maxFileSize) throws IOException, InterruptedException {
-        List<String> files = new ArrayList<>();
-        long total = 0;
-        for (String root : List.of("/usr/lib/x86_64-linux-gnu", "/usr/bin", "/usr/share")) {
-            try (Stream<Path> walk = Files.walk(Path.of(root))) {
-                for (Path file : (Iterable<Path>) walk.filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).sorted()::iterator) {
-                    long length = Files.size(file);
-                    if (length > maxFileSize || total + length > size) {
-                        continue;
-                    }
-                    files.add(file.toString());
-                    total += length;
-                }
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
-        }
+        List<String> files = systemFiles(size, maxFileSize).stream().map(Path::toString).toList();
         Path list = work.resolve("files.txt");
         Files.writeString(list, String.join("\0", files), StandardCharsets.UTF_8);
         Path tarFile = work.resolve("layer.tar");
@@ -63,6 +48,30 @@ record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
         }
         byte[] tarBytes = Files.readAllBytes(tarFile);
         return new LayerOfSystemFiles(tarBytes, gzipLikeGo(tarBytes));
+    }
+
+    /**
+     * Regular files of {@code /usr/lib}, {@code /usr/bin} and {@code /usr/share}, in that order and sorted
+     * within each, of at most {@code maxFileSize} bytes each and {@code size} bytes together.
+     */
+    public static List<Path> systemFiles(long size, long maxFileSize) throws IOException {
+        List<Path> files = new ArrayList<>();
+        long total = 0;
+        for (String root : List.of("/usr/lib/x86_64-linux-gnu", "/usr/bin", "/usr/share")) {
+            try (Stream<Path> walk = Files.walk(Path.of(root))) {
+                for (Path file : (Iterable<Path>) walk.filter(file -> Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).sorted()::iterator) {
+                    long length = Files.size(file);
+                    if (length > maxFileSize || total + length > size) {
+                        continue;
+                    }
+                    files.add(file);
+                    total += length;
+                }
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        return files;
     }
 
     private static byte[] gzipLikeGo(byte[] data) throws IOException {

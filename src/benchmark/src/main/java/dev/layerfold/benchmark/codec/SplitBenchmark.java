@@ -11,6 +11,7 @@ import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
 import java.io.ByteArrayInputStream;
@@ -130,11 +131,54 @@ public final class SplitBenchmark implements Benchmark {
         report.compare(SUITE, "split vs its ceiling", "MB/cpu-s", split, ceiling, "inflate+sha256 tar+blob", true);
         report.compare(SUITE, "split, digest known, vs its ceiling", "MB/cpu-s", splitKnownDigest, ceilingKnownDigest, "inflate+sha256 tar", true);
         report.value(SUITE, "identification cost (" + StandardEncoders.CANDIDATES.size() + " candidates)", "cpu-ms", identifyMillis);
+        measureWorstCaseIdentification(layer, report, notIdentifying);
         report.value(SUITE, "recipe size / compressed layer", "%",
                 new double[] {100.0 * result.recipe().toBytes().length / layer.gzip().length});
         report.value(SUITE, "recipe bytes per file", "B",
                 new double[] {(double) result.recipe().toBytes().length / Math.max(1, result.recipe().skeleton().fileCount())});
         report.value(SUITE, "rebuild (Go level 6)", "MB/cpu-s", rebuildThroughput(identifying, layer, megabytes));
+    }
+
+    /**
+     * Identification when the header points elsewhere (OS 3 and XFL 4, as pigz -1 writes: the right
+     * encoder then starts only after the likeliest is rejected, together with all the others, which
+     * costs what trying it last would), and when no candidate matches (the layer's own encoder left
+     * out: an unknown producer). Each as CPU milliseconds above a split without identification, and
+     * as a share of that split (issue 10's target: an unknown encoder rejected in under 5%).
+     */
+    private static void measureWorstCaseIdentification(LayerOfSystemFiles layer, BenchmarkReport report,
+                                                       LayerSplitter notIdentifying) throws IOException {
+        byte[] misleading = layer.gzip().clone();
+        misleading[8] = 4;
+        misleading[9] = 3;
+        EncoderSpec actual = EncoderSpec.of(StandardEncoders.GO, 6);
+        LayerSplitter identifying = new LayerSplitter(StandardEncoders.identifier());
+        LayerSplitter unknown = new LayerSplitter(new EncoderIdentifier(
+                StandardEncoders.CANDIDATES.stream().filter(spec -> !spec.equals(actual)).toList(),
+                StandardEncoders.factory(), EncoderIdentifier.DEFAULT_BUDGET));
+        double[] rightOneLate = new double[ROUNDS];
+        double[] noneMatches = new double[ROUNDS];
+        double[] noneMatchesShare = new double[ROUNDS];
+        SplitResult late = null;
+        SplitResult none = null;
+        for (int round = -WARMUP; round < ROUNDS; round++) {
+            long t0 = cpuNanos();
+            late = identifying.split(new ByteArrayInputStream(misleading), FileSink.discarding());
+            long t1 = cpuNanos();
+            none = unknown.split(new ByteArrayInputStream(layer.gzip()), FileSink.discarding());
+            long t2 = cpuNanos();
+            notIdentifying.split(new ByteArrayInputStream(layer.gzip()), FileSink.discarding());
+            long t3 = cpuNanos();
+            if (round >= 0) {
+                rightOneLate[round] = Math.max(0, ((t1 - t0) - (t3 - t2)) / 1e6);
+                noneMatches[round] = Math.max(0, ((t2 - t1) - (t3 - t2)) / 1e6);
+                noneMatchesShare[round] = 100.0 * Math.max(0, (t2 - t1) - (t3 - t2)) / (t3 - t2);
+            }
+        }
+        System.out.println("header pointing elsewhere: " + late.identifications() + "; none matching: " + none.identifications());
+        report.value(SUITE, "identification, header pointing elsewhere", "cpu-ms", rightOneLate);
+        report.value(SUITE, "identification, no candidate matches (" + (StandardEncoders.CANDIDATES.size() - 1) + ")", "cpu-ms", noneMatches);
+        report.value(SUITE, "no candidate matches / split without identification", "%", noneMatchesShare);
     }
 
     private static void measureSmallFiles(LayerOfSystemFiles layer, BenchmarkReport report) throws IOException {
@@ -164,7 +208,7 @@ public final class SplitBenchmark implements Benchmark {
 
     private static double[] rebuildThroughput(LayerSplitter splitter, LayerOfSystemFiles layer, double megabytes) throws IOException {
         Map<FileRef, byte[]> bodies = new HashMap<>();
-        FileSink keep = () -> new FileSink.Body() {
+        FileSink keep = declaredSize -> new FileSink.Body() {
             private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
             @Override

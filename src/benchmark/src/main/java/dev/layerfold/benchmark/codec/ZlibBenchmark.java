@@ -5,6 +5,7 @@ import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,7 +23,8 @@ import java.util.zip.Deflater;
 
 /**
  * The pure-Java zlib port against the native zlib in the JDK ({@link Deflater}, same level, same
- * input), and the pigz port against {@code pigz -p 1} (one thread, as the port runs), on 64 MiB of
+ * input), the pigz port against {@code pigz -p 1} (one thread, as the port runs) and the GNU gzip
+ * port against {@code gzip}, on 64 MiB of
  * tar of system files. Both sides get the input in 64 KiB pieces and discard the output; pigz reads
  * the input from a file. Throughput is per CPU second (the thread's CPU time, pigz's user plus system
  * time as bash's {@code times} reports it), so other load on a shared machine does not skew the ratio.
@@ -57,8 +59,13 @@ public final class ZlibBenchmark implements Benchmark {
         try {
             Files.write(input, tar);
             double[] ours = measure(tar, 3, sink -> PigzEncoder.create(sink, 9, PigzSettings.DEFAULT_BLOCK_SIZE));
-            double[] pigz = measurePigz(input, tar.length, 3);
+            double[] pigz = measureTool("pigz -c -9 -b 128 -p 1", input, tar.length, 3);
             report.compare(name(), "pigz -9 -b 128 " + size, "MB/cpu-s", ours, pigz, "pigz-p1", true);
+            for (int level : new int[] {1, 6, 9}) {
+                double[] port = measure(tar, 3, sink -> GnuGzipEncoder.create(sink, level));
+                double[] gzip = measureTool("gzip -c -" + level, input, tar.length, 3);
+                report.compare(name(), "gzip -" + level + " " + size, "MB/cpu-s", port, gzip, "gzip", true);
+            }
         } finally {
             Files.deleteIfExists(input);
         }
@@ -106,15 +113,16 @@ public final class ZlibBenchmark implements Benchmark {
         return mbPerSecond;
     }
 
-    private static double[] measurePigz(Path input, long length, int rounds) throws IOException, InterruptedException {
+    /** A tool compressing the input file to /dev/null: MB per its user plus system CPU second. */
+    private static double[] measureTool(String command, Path input, long length, int rounds) throws IOException, InterruptedException {
         double[] mbPerSecond = new double[rounds];
         for (int round = 0; round < rounds; round++) {
-            Process bash = new ProcessBuilder("bash", "-c", "pigz -c -9 -b 128 -p 1 < \"$1\" > /dev/null && times",
+            Process bash = new ProcessBuilder("bash", "-c", command + " < \"$1\" > /dev/null && times",
                     "bash", input.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String times = new String(bash.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
             Matcher children = CHILD_TIMES.matcher(times.strip());
             if (bash.waitFor() != 0 || !children.find()) {
-                throw new IOException("pigz failed or bash printed no times: " + times);
+                throw new IOException(command + " failed or bash printed no times: " + times);
             }
             double cpuSeconds = Integer.parseInt(children.group(1)) * 60 + Double.parseDouble(children.group(2))
                     + Integer.parseInt(children.group(3)) * 60 + Double.parseDouble(children.group(4));

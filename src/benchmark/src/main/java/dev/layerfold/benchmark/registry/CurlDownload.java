@@ -11,13 +11,13 @@ import java.nio.charset.StandardCharsets;
  * from the reference registry and 2.5 GB/s from Layerfold here), so through it the large-pull ratio
  * measured the client. curl, like the Go clients of containerd and docker, is not the bottleneck.
  */
-final class CurlDownload {
+public final class CurlDownload {
 
     private CurlDownload() {
     }
 
     /** GETs {@code uri}, discarding the body, and returns its size; fails on any status but 200. */
-    static long discard(URI uri) throws IOException {
+    public static long discard(URI uri) throws IOException {
         Process curl = new ProcessBuilder("curl", "--silent", "--show-error", "--output", "/dev/null",
                 "--write-out", "%{http_code} %{size_download}", uri.toString()).start();
         String written = new String(curl.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();

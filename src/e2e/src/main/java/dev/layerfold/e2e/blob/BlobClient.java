@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -27,10 +28,17 @@ public final class BlobClient implements AutoCloseable {
 
     private final URI registry;
     private final HttpClient http;
+    private final Optional<String> authorization;
 
     /** A client for the registry at {@code registry} (scheme, host and port). */
     public BlobClient(URI registry) {
+        this(registry, Optional.empty());
+    }
+
+    /** A client that sends {@code authorization} (such as {@code Bearer <token>}) with every request. */
+    public BlobClient(URI registry, Optional<String> authorization) {
         this.registry = registry;
+        this.authorization = authorization;
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NORMAL)
@@ -91,7 +99,7 @@ public final class BlobClient implements AutoCloseable {
 
     /** The size a {@code HEAD} of the blob reports, or empty if the repository has no such blob. */
     public OptionalLong size(String repository, String digest) throws IOException {
-        HttpRequest head = HttpRequest.newBuilder(blobUri(repository, digest))
+        HttpRequest head = signed(HttpRequest.newBuilder(blobUri(repository, digest)))
                 .method("HEAD", BodyPublishers.noBody()).timeout(REQUEST_TIMEOUT).build();
         HttpResponse<Void> response = exchange(head, BodyHandlers.discarding());
         return switch (response.statusCode()) {
@@ -114,7 +122,7 @@ public final class BlobClient implements AutoCloseable {
     }
 
     private long readBlob(String repository, String digest, MessageDigest received) throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(blobUri(repository, digest)).GET().timeout(REQUEST_TIMEOUT).build();
+        HttpRequest request = signed(HttpRequest.newBuilder(blobUri(repository, digest))).GET().timeout(REQUEST_TIMEOUT).build();
         HttpResponse<ReceivedBody> response = exchange(request, ReceivedBody.handler(received));
         if (response.statusCode() != 200) {
             throw unexpected(request, response.statusCode(), 200, response.body().error());
@@ -158,7 +166,7 @@ public final class BlobClient implements AutoCloseable {
     }
 
     private HttpResponse<InputStream> sendForStream(HttpRequest.Builder request, int expectedStatus) throws IOException {
-        HttpRequest built = request.timeout(REQUEST_TIMEOUT).build();
+        HttpRequest built = signed(request).timeout(REQUEST_TIMEOUT).build();
         HttpResponse<InputStream> response = exchange(built, BodyHandlers.ofInputStream());
         if (response.statusCode() != expectedStatus) {
             try (InputStream in = response.body()) {
@@ -167,6 +175,11 @@ public final class BlobClient implements AutoCloseable {
             }
         }
         return response;
+    }
+
+    private HttpRequest.Builder signed(HttpRequest.Builder request) {
+        authorization.ifPresent(value -> request.header("Authorization", value));
+        return request;
     }
 
     private <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException {

@@ -48,6 +48,8 @@ public final class LayerfoldProcess {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + maxHeap);
+        // As the image runs it: a process out of memory exits, rather than living on without answering.
+        command.add("-XX:+ExitOnOutOfMemoryError");
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toString(),
                 "--server.port=" + port,

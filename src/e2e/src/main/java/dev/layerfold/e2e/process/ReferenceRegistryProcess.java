@@ -1,6 +1,5 @@
 package dev.layerfold.e2e.process;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -8,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Starts the CNCF reference registry ({@code docker-registry} from the Debian package of
@@ -63,7 +61,7 @@ public final class ReferenceRegistryProcess {
      */
     private static RegistryProcess start(String storageDriver, List<String> launcher, Path dataDir, Path logDir)
             throws IOException, InterruptedException {
-        Path binary = onPath(BINARY);
+        Path binary = Executables.find(BINARY, List.of(), "apt-get install docker-registry (as .ci/run does)");
         int port = FreePort.pick();
         Files.createDirectories(dataDir);
         Files.createDirectories(logDir);
@@ -86,14 +84,5 @@ public final class ReferenceRegistryProcess {
         command.addAll(List.of(binary.toString(), "serve", config.toString()));
         return RegistryProcess.start("reference-registry", command, Map.of(), port, dataDir,
                 logDir.resolve("reference-registry-" + port + ".log"));
-    }
-
-    private static Path onPath(String binary) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .map(dir -> Path.of(dir, binary))
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException(binary + " is not on PATH; install the Debian package"
-                        + " docker-registry (apt-get install docker-registry), as .ci/run does"));
     }
 }

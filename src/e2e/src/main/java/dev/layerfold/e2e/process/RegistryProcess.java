@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A registry running as its own OS process on a loopback port, ready once {@code GET /v2/} answered 200.
+ * A registry running as its own OS process on a loopback port, ready once {@code GET /v2/} answered 200
+ * (or 401, when it requires sign-in).
  * Its output goes to a log file; closing stops the process (and a JVM shutdown hook does, if nobody closed it).
  */
 public final class RegistryProcess implements AutoCloseable {
@@ -94,6 +95,11 @@ public final class RegistryProcess implements AutoCloseable {
                 "this platform does not report the CPU time of process " + process.pid()));
     }
 
+    /** Whether the process is still running (a registry out of memory exits). */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** The last lines of the process's output, for failure messages. */
     public String logTail() {
         try {
@@ -117,14 +123,15 @@ public final class RegistryProcess implements AutoCloseable {
                     HttpResponse<Void> response = http.send(
                             HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(5)).GET().build(),
                             HttpResponse.BodyHandlers.discarding());
-                    if (response.statusCode() == 200) {
+                    // A registry that requires sign-in answers the probe with its challenge: it is up.
+                    if (response.statusCode() == 200 || response.statusCode() == 401) {
                         return;
                     }
                 } catch (ConnectException | java.net.http.HttpTimeoutException notListeningYet) {
                     // still starting
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(name + " did not answer GET " + probe + " with 200 within "
+                    throw new IllegalStateException(name + " did not answer GET " + probe + " with 200 or 401 within "
                             + STARTUP_TIMEOUT.toSeconds() + " s; its log " + log + " ends with:\n" + logTail());
                 }
                 Thread.sleep(100);

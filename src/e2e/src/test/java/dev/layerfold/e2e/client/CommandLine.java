@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,15 +26,22 @@ public final class CommandLine {
     }
 
     public static Result run(Duration timeout, List<String> command) throws IOException, InterruptedException {
+        return run(timeout, command, Map.of());
+    }
+
+    /** Like {@link #run(Duration, List)}, with {@code environment} added to the inherited variables. */
+    public static Result run(Duration timeout, List<String> command, Map<String, String> environment)
+            throws IOException, InterruptedException {
         // Output goes to files, not pipes: a chatty client can never block on a full pipe.
         Path stdout = Files.createTempFile("command-", ".out");
         Path stderr = Files.createTempFile("command-", ".err");
         try {
-            Process process = new ProcessBuilder(command)
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                     .redirectOutput(stdout.toFile())
-                    .redirectError(stderr.toFile())
-                    .start();
+                    .redirectError(stderr.toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
                 throw new AssertionError(describe(command) + " did not finish within " + timeout.toSeconds() + " s"

@@ -1,6 +1,8 @@
 package dev.layerfold.e2e.client;
 
+import dev.layerfold.e2e.process.Executables;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +28,13 @@ public final class Skopeo {
     /** {@code skopeo copy [flags] source destination}, e.g. {@code oci:DIR:tag} to {@code docker://host/repo:tag}. */
     public void copy(String source, String destination, String... flags) throws IOException, InterruptedException {
         run("copy", flags, source, destination);
+    }
+
+    /** {@code skopeo login}: stores the credentials for the registry in {@code authFile}. */
+    public void login(String registry, String user, String password, Path authFile)
+            throws IOException, InterruptedException {
+        CommandLine.run(TIMEOUT, List.of(executable, "login", "--tls-verify=false", "--authfile", authFile.toString(),
+                "-u", user, "-p", password, registry));
     }
 
     /** The manifest exactly as the registry serves it ({@code skopeo inspect --raw}). */

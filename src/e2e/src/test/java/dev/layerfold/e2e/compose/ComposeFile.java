@@ -50,6 +50,23 @@ final class ComposeFile {
         return environment;
     }
 
+    /**
+     * {@code services.<service>.volumes} that bind a host file or directory (short form
+     * {@code host:container[:mode]}, host paths relative to the compose file): container path to host path.
+     */
+    Map<String, Path> bindMounts(String service) {
+        Map<String, Path> mounts = new LinkedHashMap<>();
+        if (service(service).get("volumes") instanceof List<?> volumes) {
+            for (Object volume : volumes) {
+                String[] parts = ComposeInterpolation.resolve(volume.toString(), variables).split(":");
+                if (parts.length >= 2 && (parts[0].startsWith(".") || parts[0].startsWith("/"))) {
+                    mounts.put(parts[1], file.toAbsolutePath().getParent().resolve(parts[0]).normalize());
+                }
+            }
+        }
+        return mounts;
+    }
+
     /** {@code services.<service>.command} in its list form, interpolated. */
     List<String> command(String service) {
         String path = "services." + service + ".command";

@@ -2,6 +2,7 @@ package dev.layerfold.e2e.compose;
 
 import static dev.layerfold.e2e.oci.LayoutAssertions.assertSameImage;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.e2e.client.Skopeo;
 import dev.layerfold.e2e.oci.Descriptor;
@@ -40,6 +41,8 @@ class ComposeStackTest {
     private static final String REDIS_ADDRESS = "redis:6379";
     private static final Path LOGS = Path.of("target", "registry-logs");
     private static final Platform AMD64 = new Platform("linux", "amd64");
+    /** The development user of compose/htpasswd, as the compose file's comments name it. */
+    private static final String COMPOSE_CREDENTIALS = "layerfold:layerfold-dev-secret";
 
     private final Skopeo skopeo = Skopeo.onPath();
 
@@ -57,9 +60,9 @@ class ComposeStackTest {
         assertThat(redisCommand).as("services.redis.command").first().isEqualTo("redis-server");
         try (RedisServer.Restartable redis = RedisServer.startRestartable(
                 redisCommand.subList(1, redisCommand.size()).toArray(String[]::new))) {
-            Map<String, String> environment = onLocalServers(compose.environment("registry"), Map.of(
+            Map<String, String> environment = onLocalFiles(onLocalServers(compose.environment("registry"), Map.of(
                     MINIO_ADDRESS, s3.endpoint().getAuthority(),
-                    REDIS_ADDRESS, URI.create(redis.url()).getAuthority()));
+                    REDIS_ADDRESS, URI.create(redis.url()).getAuthority())), compose.bindMounts("registry"));
             pushThenPullFromARecreatedContainer(work, environment);
         }
     }
@@ -71,8 +74,11 @@ class ComposeStackTest {
         pushed.tag("v1", manifest);
         String image = "/compose/e2e:v1";
         try (RegistryProcess registry = startRegistry(work.resolve("first-container"), environment)) {
+            assertThatThrownBy(() -> skopeo.copy(pushed.skopeoReference("v1"), "docker://" + registry.hostAndPort() + image,
+                    "--dest-tls-verify=false", "--dest-no-creds")).as("the compose stack requires sign-in")
+                    .hasMessageMatching("(?s).*(unauthorized|requested access to the resource is denied).*");
             skopeo.copy(pushed.skopeoReference("v1"), "docker://" + registry.hostAndPort() + image,
-                    "--dest-tls-verify=false", "--preserve-digests");
+                    "--dest-tls-verify=false", "--preserve-digests", "--dest-creds=" + COMPOSE_CREDENTIALS);
         }
 
         // A new container has an empty file system: the image must come back from MinIO and Redis alone.
@@ -80,14 +86,15 @@ class ComposeStackTest {
             OciLayout pulled = OciLayout.create(work.resolve("pulled"));
             String remote = "docker://" + registry.hostAndPort() + image;
             try {
-                skopeo.copy(remote, pulled.skopeoReference("v1"), "--src-tls-verify=false", "--preserve-digests");
+                skopeo.copy(remote, pulled.skopeoReference("v1"), "--src-tls-verify=false", "--preserve-digests",
+                        "--src-creds=" + COMPOSE_CREDENTIALS);
             } catch (AssertionError e) {
                 throw new AssertionError("a registry container recreated from " + COMPOSE_FILE + " does not serve "
                         + "the image pushed before: with the environment " + environment + " it keeps state "
                         + "outside MinIO and Redis\n" + e.getMessage(), e);
             }
             assertSameImage(pushed, pulled, "v1");
-            assertThat(skopeo.inspectRaw(remote, "--tls-verify=false")).as("manifest bytes served")
+            assertThat(skopeo.inspectRaw(remote, "--tls-verify=false", "--creds=" + COMPOSE_CREDENTIALS)).as("manifest bytes served")
                     .isEqualTo(pushed.readBlob(manifest.digest()));
         }
     }
@@ -122,6 +129,13 @@ class ComposeStackTest {
                     + " gives it in services.registry.environment (with " + MINIO_ADDRESS + " and " + REDIS_ADDRESS
                     + " replaced by local servers): " + environment + "\n" + e.getMessage(), e);
         }
+    }
+
+    /** {@code environment} with every value naming a bind-mounted container path replaced by the host's file. */
+    private static Map<String, String> onLocalFiles(Map<String, String> environment, Map<String, Path> mounts) {
+        Map<String, String> local = new LinkedHashMap<>();
+        environment.forEach((name, value) -> local.put(name, mounts.containsKey(value) ? mounts.get(value).toString() : value));
+        return local;
     }
 
     /** {@code environment} with every {@code //service:port} in it replaced by the local server's address. */

@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
-import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -21,7 +21,7 @@ import java.util.Objects;
  * Like Go's writer, this keeps up to 64 KiB of input (128 KiB of window at levels 2 to 9) and a
  * few hundred bytes of output pending; {@link #flush()} and {@link #finish()} emit them.
  */
-public final class GoFlateEncoder implements DeflateEncoder {
+public final class GoFlateEncoder implements SyncFlushEncoder {
 
     private static final int HUFFMAN_ONLY = -2;
     private static final int DEFAULT_COMPRESSION = -1;
@@ -85,6 +85,7 @@ public final class GoFlateEncoder implements DeflateEncoder {
      * Go's {@code Writer.Flush} (zlib's Z_SYNC_FLUSH): emits everything buffered, then an empty
      * stored block that byte-aligns the output, even when nothing was buffered.
      */
+    @Override
     public void flush() throws IOException {
         ensureOpen();
         try {

@@ -123,6 +123,25 @@ final class Trees {
         return symNext == symEnd;
     }
 
+    /**
+     * GNU gzip's guess in {@code ct_tally()} (levels above 2, every 4096 symbols) that ending the
+     * block here pays: under half the symbols are matches and an upper bound of their coded size is
+     * under half of the {@code inLength} input bytes the block covers. zlib dropped this guess.
+     */
+    boolean gnuGzipWouldEndBlock(long inLength) {
+        if ((symNext & 0xfff) != 0) {
+            return false;
+        }
+        long outLength = (long) symNext * 8;
+        int lastDist = 0;
+        for (int dcode = 0; dcode < D_CODES; dcode++) {
+            outLength += (long) dtreeFreq[dcode] * (5 + EXTRA_DBITS[dcode]);
+            lastDist += dtreeFreq[dcode];
+        }
+        outLength >>>= 3;
+        return lastDist < symNext / 2 && outLength < inLength / 2;
+    }
+
     /** _tr_stored_block(). */
     void storedBlock(byte[] buf, int offset, int storedLen, boolean last) {
         out.sendBits((STORED_BLOCK << 1) + (last ? 1 : 0), 3);

@@ -2,8 +2,10 @@ package dev.layerfold.dedup.codec.deflate.golang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -11,31 +13,48 @@ import java.util.Random;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
-/** Runs the Java port and checks it against Go's output and against inflation. */
-final class GoFlateAssertions {
+/** Runs a Java port of a Go encoder and checks it against Go's output and against inflation. */
+public final class GoFlateAssertions {
+
+    /** Makes the port under test at a level, writing raw deflate to a sink. */
+    @FunctionalInterface
+    public interface Port {
+        SyncFlushEncoder create(OutputStream sink, int level);
+    }
+
+    /** The Go 1.8 to 1.26 port. */
+    static final Port GO_1_26 = GoFlateEncoder::create;
 
     private GoFlateAssertions() {
+    }
+
+    static void assertMatchesGo(GoFlateOracle go, int level, byte[] input, long seed) {
+        assertMatchesGo(GO_1_26, go, level, input, seed);
+    }
+
+    static byte[] encode(int level, byte[] input, long[] flushOffsets, Random random) {
+        return encode(GO_1_26, level, input, flushOffsets, random);
     }
 
     /**
      * Asserts that the port writes Go's bytes for {@code input} at {@code level}: written whole, in
      * random pieces, and with flushes at random points (also in random pieces).
      */
-    static void assertMatchesGo(GoFlateOracle go, int level, byte[] input, long seed) {
+    public static void assertMatchesGo(Port port, GoFlateOracle go, int level, byte[] input, long seed) {
         Random random = new Random(seed);
         byte[] expected = go.compress(level, input);
-        byte[] whole = encode(level, input, new long[0], null);
+        byte[] whole = encode(port, level, input, new long[0], null);
         assertSameBytes(whole, expected, level, "written whole");
         assertInflatesTo(whole, input);
-        assertSameBytes(encode(level, input, new long[0], random), expected, level, "written in random pieces");
+        assertSameBytes(encode(port, level, input, new long[0], random), expected, level, "written in random pieces");
 
         long[] flushes = randomFlushOffsets(random, input.length);
-        byte[] flushed = encode(level, input, flushes, random);
+        byte[] flushed = encode(port, level, input, flushes, random);
         assertSameBytes(flushed, go.compress(level, input, flushes), level, "flushed at " + Arrays.toString(flushes));
         assertInflatesTo(flushed, input);
     }
 
-    static long[] randomFlushOffsets(Random random, int length) {
+    public static long[] randomFlushOffsets(Random random, int length) {
         long[] flushes = new long[random.nextInt(6)];
         for (int i = 0; i < flushes.length; i++) {
             flushes[i] = random.nextInt(length + 1);
@@ -44,7 +63,7 @@ final class GoFlateAssertions {
         return flushes;
     }
 
-    static void assertSameBytes(byte[] actual, byte[] expected, int level, String how) {
+    public static void assertSameBytes(byte[] actual, byte[] expected, int level, String how) {
         int mismatch = Arrays.mismatch(actual, expected);
         assertThat(mismatch).as("level %d, %s: %d bytes vs Go's %d, first difference at %d%s", level, how,
                 actual.length, expected.length, mismatch, context(actual, expected, mismatch)).isEqualTo(-1);
@@ -63,10 +82,10 @@ final class GoFlateAssertions {
      * The port's output for {@code input}, flushing after each of {@code flushOffsets} input bytes,
      * in pieces of random sizes (empty ones included) when {@code random} is given.
      */
-    static byte[] encode(int level, byte[] input, long[] flushOffsets, Random random) {
+    public static byte[] encode(Port port, int level, byte[] input, long[] flushOffsets, Random random) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            GoFlateEncoder encoder = GoFlateEncoder.create(out, level);
+            SyncFlushEncoder encoder = port.create(out, level);
             int position = 0;
             int nextFlush = 0;
             while (true) {
@@ -98,11 +117,11 @@ final class GoFlateAssertions {
         };
     }
 
-    static void assertInflatesTo(byte[] compressed, byte[] input) {
+    public static void assertInflatesTo(byte[] compressed, byte[] input) {
         assertThat(inflate(compressed)).as("inflated").isEqualTo(input);
     }
 
-    static byte[] inflate(byte[] compressed) {
+    public static byte[] inflate(byte[] compressed) {
         Inflater inflater = new Inflater(true);
         try {
             inflater.setInput(compressed);

@@ -4,6 +4,7 @@ import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.assertI
 import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.assertSameBytes;
 import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.encode;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import java.util.Optional;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;
@@ -54,9 +55,9 @@ class GoFlateEncoderPropertyTest {
         @Override
         public SkipResult shouldBeSkipped(LifecycleContext context) {
             Optional<String> whyNot = GoFlateOracle.unavailableReason();
-            if (whyNot.isPresent() && !"true".equalsIgnoreCase(System.getenv("CI"))) {
-                String message = "GO ORACLE UNAVAILABLE, Go-compatible DEFLATE NOT VERIFIED: " + whyNot.get();
-                System.err.println(message);
+            if (whyNot.isPresent() && !ReferenceTools.isCi()) {
+                String message = GoFlateOracle.unavailableMessage(whyNot.get());
+                ReferenceTools.announce(message);
                 return SkipResult.skip(message);
             }
             return SkipResult.doNotSkip();

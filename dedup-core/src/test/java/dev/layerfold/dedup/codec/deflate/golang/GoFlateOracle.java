@@ -1,14 +1,13 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -18,21 +17,23 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 /**
- * The Go toolchain's own {@code compress/flate}, as the oracle the Java port must equal: the
- * {@code flateref} reference program from {@code src/test/go}, built once per JVM into
- * {@code target/}.
+ * A Go toolchain's own {@code compress/flate}, as the oracle a Java port must equal: the
+ * {@code flateref} reference program from {@code src/test/go}, built once per JVM and toolchain
+ * into {@code target/}. {@link #get()} is the installed Go (1.8 to 1.26, what
+ * {@link GoFlateEncoder} reproduces); {@link #release} is a named release that {@code go}
+ * downloads through the module proxy ({@code GOTOOLCHAIN}), e.g. Go 1.27 for the klauspost port.
  *
- * <p>Where no usable Go (1.8 to 1.26, the versions whose output the port reproduces) is found,
- * {@link #get()} aborts the calling test with a loud message, except under CI ({@code CI=true}),
- * where the oracle is mandatory and its absence fails the test.
+ * <p>Where the oracle cannot be built, {@link #get()} and {@link #release} abort the calling test
+ * with a loud message, except under CI ({@code CI=true}), where the oracle is mandatory and its
+ * absence fails the test.
  */
-final class GoFlateOracle {
+public final class GoFlateOracle {
 
     private static final Path SOURCES = Path.of("src", "test", "go");
-    private static final Path BUILT = Path.of("target", "go-reference", "flateref");
     private static final Pattern GO_VERSION = Pattern.compile("go1\\.(\\d+)(?:\\.\\d+)?");
+    private static final String INSTALLED = "local";
 
-    private static Availability availability;
+    private static final java.util.Map<String, Availability> AVAILABILITY = new java.util.HashMap<>();
 
     private final Path binary;
     private final String goRoot;
@@ -48,66 +49,76 @@ final class GoFlateOracle {
     private record Availability(GoFlateOracle oracle, String whyNot) {
     }
 
-    /** The oracle, or aborts (fails, under CI) the calling test when Go is unusable here. */
-    static synchronized GoFlateOracle get() {
-        Optional<String> whyNot = unavailableReason();
+    /** The installed Go's oracle, or aborts (fails, under CI) the calling test when Go is unusable here. */
+    static GoFlateOracle get() {
+        return release(INSTALLED);
+    }
+
+    /**
+     * The oracle of Go release {@code toolchain} (e.g. {@code go1.27.3}), which {@code go} fetches
+     * through the module proxy on first use, or aborts (fails, under CI) the calling test.
+     */
+    public static synchronized GoFlateOracle release(String toolchain) {
+        Optional<String> whyNot = unavailableReason(toolchain);
         if (whyNot.isPresent()) {
-            String message = "GO ORACLE UNAVAILABLE, Go-compatible DEFLATE NOT VERIFIED: " + whyNot.get();
-            System.err.println(message);
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError(message + " (CI=true: Go is mandatory; .ci/run installs golang-go)");
-            }
-            throw new org.opentest4j.TestAbortedException(message);
+            throw ReferenceTools.missing(unavailableMessage(whyNot.get()), "golang-go");
         }
-        return availability.oracle();
+        return AVAILABILITY.get(toolchain).oracle();
     }
 
-    /** Why the oracle cannot run here, if it cannot; builds it on first use. */
-    static synchronized Optional<String> unavailableReason() {
-        if (availability == null) {
-            availability = build();
-        }
-        return Optional.ofNullable(availability.whyNot());
+    static String unavailableMessage(String whyNot) {
+        return "GO ORACLE UNAVAILABLE, Go-compatible DEFLATE NOT VERIFIED: " + whyNot;
     }
 
-    private static Availability build() {
+    /** Why the installed Go's oracle cannot run here, if it cannot; builds it on first use. */
+    static Optional<String> unavailableReason() {
+        return unavailableReason(INSTALLED);
+    }
+
+    /** Why release {@code toolchain}'s oracle cannot run here, if it cannot; builds it on first use. */
+    public static synchronized Optional<String> unavailableReason(String toolchain) {
+        return Optional.ofNullable(AVAILABILITY.computeIfAbsent(toolchain, GoFlateOracle::build).whyNot());
+    }
+
+    private static Availability build(String toolchain) {
         Optional<Path> go = findGo();
         if (go.isEmpty()) {
             return new Availability(null, "no `go` on PATH nor at /usr/local/go/bin/go");
         }
         try {
-            String version = run(List.of(go.get().toString(), "env", "GOVERSION")).strip();
+            String version = run(toolchain, List.of(go.get().toString(), "env", "GOVERSION")).strip();
             Matcher matcher = GO_VERSION.matcher(version);
-            if (!matcher.matches() || Integer.parseInt(matcher.group(1)) < 8
-                    || Integer.parseInt(matcher.group(1)) > 26) {
+            if (toolchain.equals(INSTALLED) && (!matcher.matches() || Integer.parseInt(matcher.group(1)) < 8
+                    || Integer.parseInt(matcher.group(1)) > 26)) {
                 return new Availability(null, go.get() + " is " + version
                         + ", but only Go 1.8 to 1.26 write the output GoFlateEncoder reproduces");
             }
-            String goRoot = run(List.of(go.get().toString(), "env", "GOROOT")).strip();
-            Files.createDirectories(BUILT.getParent());
-            run(List.of(go.get().toString(), "build", "-o", BUILT.toAbsolutePath().toString(), "./flateref"));
-            return new Availability(new GoFlateOracle(BUILT.toAbsolutePath(), goRoot), null);
+            if (!toolchain.equals(INSTALLED) && !version.equals(toolchain)) {
+                return new Availability(null, "GOTOOLCHAIN=" + toolchain + " gave " + version);
+            }
+            String goRoot = run(toolchain, List.of(go.get().toString(), "env", "GOROOT")).strip();
+            Path built = Path.of("target", "go-reference",
+                    toolchain.equals(INSTALLED) ? "flateref" : "flateref-" + toolchain).toAbsolutePath();
+            Files.createDirectories(built.getParent());
+            run(toolchain, List.of(go.get().toString(), "build", "-o", built.toString(), "./flateref"));
+            return new Availability(new GoFlateOracle(built, goRoot), null);
         } catch (IOException e) {
-            return new Availability(null, "building the reference program failed: " + e.getMessage());
+            return new Availability(null, "building the reference program with " + toolchain
+                    + " failed: " + e.getMessage());
         }
     }
 
     private static Optional<Path> findGo() {
-        List<Path> candidates = new ArrayList<>();
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            if (!dir.isEmpty()) {
-                candidates.add(Path.of(dir, "go"));
-            }
-        }
-        candidates.add(Path.of("/usr/local/go/bin/go"));
-        return candidates.stream().filter(Files::isExecutable).findFirst();
+        return ReferenceTools.find("go", List.of(Path.of("/usr/local/go/bin")));
     }
 
-    /** Runs a Go tool command in the Go sources' directory and returns its standard output. */
-    private static String run(List<String> command) throws IOException {
+    /**
+     * Runs a Go tool command in the Go sources' directory with {@code GOTOOLCHAIN=toolchain} and
+     * returns its standard output. With {@code local}, {@code go} never downloads another toolchain.
+     */
+    private static String run(String toolchain, List<String> command) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command).directory(SOURCES.toFile());
-        // Never let `go` download another toolchain: the installed one is the oracle.
-        builder.environment().put("GOTOOLCHAIN", "local");
+        builder.environment().put("GOTOOLCHAIN", toolchain);
         builder.redirectErrorStream(true);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -124,17 +135,17 @@ final class GoFlateOracle {
     }
 
     /** The Go installation's root, whose files serve as real-world test input. */
-    Path goRoot() {
+    public Path goRoot() {
         return Path.of(goRoot);
     }
 
     /** The reference program, for tests that feed it a stream of their own. */
-    Path binary() {
+    public Path binary() {
         return binary;
     }
 
     /** What Go's {@code compress/flate} writes for {@code input} at {@code level} without flushes. */
-    byte[] compress(int level, byte[] input) {
+    public byte[] compress(int level, byte[] input) {
         return compress(level, input, new long[0]);
     }
 
@@ -142,7 +153,7 @@ final class GoFlateOracle {
      * What Go writes for {@code input} at {@code level}, calling {@code Flush} after each of the
      * ascending {@code flushOffsets} input bytes.
      */
-    synchronized byte[] compress(int level, byte[] input, long[] flushOffsets) {
+    public synchronized byte[] compress(int level, byte[] input, long[] flushOffsets) {
         try {
             if (server == null || !server.isAlive()) {
                 startServer();
@@ -178,7 +189,7 @@ final class GoFlateOracle {
     }
 
     /** Starts {@code flateref} compressing its stdin at {@code level}, flushing at the given offsets. */
-    Process startStream(int level, long... flushOffsets) throws IOException {
+    public Process startStream(int level, long... flushOffsets) throws IOException {
         String flushes = LongStream.of(flushOffsets).mapToObj(Long::toString).collect(Collectors.joining(","));
         return new ProcessBuilder(binary.toString(), "-level", Integer.toString(level), "-flush", flushes)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -13,19 +13,19 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 /** Inputs of the kinds layers hold: random (already compressed), repetitive, text, binaries, tars. */
-final class TestInputs {
+public final class TestInputs {
 
     private TestInputs() {
     }
 
-    static byte[] random(int size, long seed) {
+    public static byte[] random(int size, long seed) {
         byte[] data = new byte[size];
         new Random(seed).nextBytes(data);
         return data;
     }
 
     /** Long runs, short repeated phrases and repeats at every distance class, rarely broken. */
-    static byte[] repetitive(int size, long seed) {
+    public static byte[] repetitive(int size, long seed) {
         Random random = new Random(seed);
         byte[] data = new byte[size];
         int i = 0;
@@ -58,7 +58,7 @@ final class TestInputs {
     }
 
     /** The Go sources of a package tree: real text, up to {@code limit} bytes. */
-    static byte[] text(Path goRoot, int limit) {
+    public static byte[] text(Path goRoot, int limit) {
         try (Stream<Path> files = Files.walk(goRoot.resolve("src/compress"))) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             for (Path file : files.filter(f -> f.toString().endsWith(".go")).sorted().toList()) {
@@ -74,14 +74,14 @@ final class TestInputs {
     }
 
     /** The first {@code limit} bytes of a file. */
-    static byte[] head(Path file, int limit) throws IOException {
+    public static byte[] head(Path file, int limit) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             return in.readNBytes(limit);
         }
     }
 
     /** Executables from /usr/bin between 200 KB and 1 MB, the first few by name. */
-    static List<Path> binaries(int count) {
+    public static List<Path> binaries(int count) {
         try (Stream<Path> files = Files.list(Path.of("/usr/bin"))) {
             return files.filter(Files::isRegularFile).filter(f -> size(f) > 200_000 && size(f) < 1_000_000)
                     .sorted(Comparator.comparing(Path::toString)).limit(count).toList();
@@ -99,7 +99,7 @@ final class TestInputs {
     }
 
     /** The first {@code limit} bytes of a tar of {@code directory}, as written by the system's tar. */
-    static byte[] tarOf(Path directory, int limit) {
+    public static byte[] tarOf(Path directory, int limit) {
         try {
             Process tar = startTar(directory);
             try (InputStream in = tar.getInputStream()) {
@@ -113,7 +113,7 @@ final class TestInputs {
     }
 
     /** An endless stream of tars of {@code directory}, one after the other. */
-    static InputStream repeatedTar(Path directory) {
+    public static InputStream repeatedTar(Path directory) {
         return new InputStream() {
             private Process tar;
             private InputStream current = InputStream.nullInputStream();
@@ -148,7 +148,7 @@ final class TestInputs {
     }
 
     /** Starts the system's tar writing a tar of {@code directory} (sorted by name) to its stdout. */
-    static Process startTar(Path directory) throws IOException {
+    public static Process startTar(Path directory) throws IOException {
         return new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", directory.getParent().toString(),
                 directory.getFileName().toString())
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -59,6 +59,8 @@ class PigzEncoderTest {
         assertThrows(IllegalArgumentException.class, () -> PigzSettings.of(0));
         assertThrows(IllegalArgumentException.class, () -> PigzSettings.of(11));
         assertThrows(IllegalArgumentException.class, () -> new PigzSettings(9, 16 * KIB, false, false));
+        // pigz's own maximum, -b 524288: a recipe naming more is damaged and must not size a buffer
+        assertThrows(IllegalArgumentException.class, () -> new PigzSettings(9, 512 * 1024 * KIB + KIB, false, false));
     }
 
     private static void assertMatchesPigz(PigzSettings settings, byte[] input) throws IOException {

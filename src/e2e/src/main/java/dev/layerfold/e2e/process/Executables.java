@@ -1,4 +1,4 @@
-package dev.layerfold.e2e.client;
+package dev.layerfold.e2e.process;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -6,13 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Finds a client's executable on PATH or in extra directories (such as where {@code go install} puts it). */
-final class Executables {
+/**
+ * Finds a program the tests and benchmarks drive (skopeo, crane, the reference registry, Go) on PATH
+ * or in extra directories, such as where {@code go install} puts it.
+ */
+public final class Executables {
 
     private Executables() {
     }
 
-    static Path find(String name, List<Path> extraDirs, String howToInstall) {
+    /** @throws IllegalStateException naming the program and how to install it, if it is nowhere */
+    public static Path find(String name, List<Path> extraDirs, String howToInstall) {
         Stream<Path> pathDirs = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .filter(dir -> !dir.isEmpty())
                 .map(Path::of);

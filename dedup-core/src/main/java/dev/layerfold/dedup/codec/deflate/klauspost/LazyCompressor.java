@@ -1,0 +1,366 @@
+package dev.layerfold.dedup.codec.deflate.klauspost;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Levels 7 to 9: hash chains with lazy matching over a 64 KiB window, Go 1.27's
+ * {@code fillDeflate}, {@code findMatch}, {@code tryBetterMatchAtEnd}, {@code skipLiterals} and
+ * {@code deflateLazy} in {@code compress/flate/deflate.go}. Level 9 also weighs each match
+ * against the bits its literals would cost, with a Huffman code made from the window's bytes.
+ */
+final class LazyCompressor extends Compressor {
+
+    private static final int LOG_WINDOW_SIZE = 15;
+    private static final int WINDOW_SIZE = 1 << LOG_WINDOW_SIZE;
+    private static final int WINDOW_MASK = WINDOW_SIZE - 1;
+    private static final int MIN_MATCH_LENGTH = 4;
+    private static final int MAX_MATCH_LENGTH = 258;
+    private static final int MAX_FLATE_BLOCK_TOKENS = 1 << 15;
+    private static final int HASH_BITS = 17;
+    private static final int HASH_SIZE = 1 << HASH_BITS;
+    private static final int MAX_HASH_OFFSET = 1 << 28;
+    private static final int CHECK_OFF = 2;
+    private static final int BASE_COST = 3;
+
+    /** good, lazy, nice, chain per level 7, 8, 9 (Go's {@code levels}). */
+    private static final int[][] LEVELS = {{8, 12, 16, 24}, {16, 30, 40, 64}, {32, 258, 258, 1024}};
+
+    private final int lazy;
+    private final int nice;
+    private final int chain;
+
+    private final byte[] window = new byte[2 * WINDOW_SIZE];
+    private int windowEnd;
+    private int blockStart;
+    private boolean byteAvailable;
+    private final Tokens tokens = new Tokens();
+    private HuffmanEncoder literalCosts;
+    private final int[] byteCounts = new int[256];
+
+    private int length;
+    private int offset;
+    private int maxInsertIndex;
+    private int chainHead;
+    private int hashOffset;
+    private int literalCounter;
+    private int index;
+    private final int[] hashHead = new int[HASH_SIZE];
+    private final int[] hashPrev = new int[WINDOW_SIZE];
+
+    LazyCompressor(HuffmanBitWriter w, int level) {
+        super(w);
+        int[] tuning = LEVELS[level - 7];
+        this.lazy = tuning[1];
+        this.nice = tuning[2];
+        this.chain = tuning[3];
+        reset();
+    }
+
+    @Override
+    void reset() {
+        chainHead = -1;
+        Arrays.fill(hashHead, 0);
+        Arrays.fill(hashPrev, 0);
+        hashOffset = 1;
+        index = 0;
+        windowEnd = 0;
+        blockStart = 0;
+        byteAvailable = false;
+        tokens.reset();
+        length = MIN_MATCH_LENGTH - 1;
+        offset = 0;
+        literalCounter = 0;
+        maxInsertIndex = 0;
+    }
+
+    @Override
+    void fillWindow(byte[] dict, int offset, int length) {
+        int keep = Math.min(length, WINDOW_SIZE);
+        int n = Math.min(keep, window.length - windowEnd);
+        System.arraycopy(dict, offset + length - keep, window, windowEnd, n);
+        // Go hashes 256 positions at a time, each needing 4 bytes inside its slice of the window.
+        int loops = (n + 256 - MIN_MATCH_LENGTH) / 256;
+        for (int j = 0; j < loops; j++) {
+            int start = j * 256;
+            int end = Math.min(start + 256 + MIN_MATCH_LENGTH - 1, n);
+            for (int di = start; di + MIN_MATCH_LENGTH <= end; di++) {
+                int h = hash4(window, di);
+                hashPrev[di & WINDOW_MASK] = hashHead[h];
+                hashHead[h] = di + hashOffset;
+            }
+        }
+        windowEnd += n;
+        index = n;
+        // Go 1.27.3 (go.dev/issue/80538): a stored first block must not hold the dictionary.
+        blockStart = windowEnd;
+    }
+
+    @Override
+    boolean full() {
+        return windowEnd == window.length;
+    }
+
+    @Override
+    int fill(byte[] b, int off, int len) {
+        if (index >= 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH)) {
+            System.arraycopy(window, WINDOW_SIZE, window, 0, WINDOW_SIZE);
+            index -= WINDOW_SIZE;
+            windowEnd -= WINDOW_SIZE;
+            blockStart = blockStart >= WINDOW_SIZE ? blockStart - WINDOW_SIZE : Integer.MAX_VALUE;
+            hashOffset += WINDOW_SIZE;
+            if (hashOffset > MAX_HASH_OFFSET) {
+                int delta = hashOffset - 1;
+                hashOffset -= delta;
+                chainHead -= delta;
+                for (int i = 0; i < hashPrev.length; i++) {
+                    hashPrev[i] = Math.max(hashPrev[i] - delta, 0);
+                }
+                for (int i = 0; i < hashHead.length; i++) {
+                    hashHead[i] = Math.max(hashHead[i] - delta, 0);
+                }
+            }
+        }
+        int n = Math.min(len, window.length - windowEnd);
+        System.arraycopy(b, off, window, windowEnd, n);
+        windowEnd += n;
+        return n;
+    }
+
+    private void writeBlock(int at, boolean sync) throws IOException {
+        if (at > 0) {
+            byte[] input = null;
+            int from = 0;
+            if (blockStart <= at) {
+                input = window;
+                from = blockStart;
+            }
+            blockStart = at;
+            w.writeBlockDynamic(tokens, false, input, from, input == null ? 0 : at - from, sync);
+        }
+    }
+
+    private static int hash4(byte[] b, int i) {
+        return FastEncoder.hash4(FastEncoder.load32(b, i), HASH_BITS);
+    }
+
+    private void insert(int at) {
+        int h = hash4(window, at);
+        int ch = hashHead[h];
+        chainHead = ch;
+        hashPrev[at & WINDOW_MASK] = ch;
+        hashHead[h] = at + hashOffset;
+    }
+
+    /** Go's {@code findMatch}; returns {@code length << 32 | offset}, or -1 if none. */
+    private long findMatch(int pos, int prevHead, int lookahead) {
+        int minMatchLook = Math.min(lookahead, MAX_MATCH_LENGTH);
+        int winEnd = pos + minMatchLook;
+        int niceLength = Math.min(nice, winEnd - pos);
+        int tries = chain;
+        int len = MIN_MATCH_LENGTH - 1;
+        byte wEnd = window[pos + len];
+        int minIndex = Math.max(pos - WINDOW_SIZE, 0);
+        int off = 0;
+        boolean ok = false;
+        int cGain = 4;
+        for (int i = prevHead; tries > 0; tries--) {
+            if (wEnd == window[i + len]) {
+                int n = FastEncoder.matchLen(window, pos, winEnd, i);
+                if (n > len) {
+                    boolean accept = true;
+                    if (chain >= 100) {
+                        int newGain = literalCosts.bitLengthRaw(window, pos, pos + n)
+                                - Tokens.OFFSET_EXTRA_BITS[Tokens.offsetCode(pos - i)] - BASE_COST
+                                - Tokens.LENGTH_EXTRA_BITS[Tokens.LENGTH_CODES[(n - 3) & 255]];
+                        if (newGain <= cGain) {
+                            accept = false;
+                        } else {
+                            cGain = newGain;
+                        }
+                    }
+                    if (accept) {
+                        len = n;
+                        off = pos - i;
+                        ok = true;
+                        if (n >= niceLength) {
+                            break;
+                        }
+                        wEnd = window[pos + n];
+                    }
+                }
+            }
+            if (i <= minIndex) {
+                break;
+            }
+            i = hashPrev[i & WINDOW_MASK] - hashOffset;
+            if (i < minIndex) {
+                break;
+            }
+        }
+        return ok ? (long) len << 32 | off : -1;
+    }
+
+    /** Go's {@code tryBetterMatchAtEnd}; returns {@code length << 32 | offset}. */
+    private long tryBetterMatchAtEnd(int prevLength, int prevOffset, int lookahead, boolean sync) throws IOException {
+        long unchanged = (long) prevLength << 32 | prevOffset;
+        if (prevLength >= MAX_MATCH_LENGTH - CHECK_OFF) {
+            return unchanged;
+        }
+        int prevIndex = index - 1;
+        if (prevIndex + prevLength >= maxInsertIndex) {
+            return unchanged;
+        }
+        int end = Math.min(lookahead, MAX_MATCH_LENGTH + CHECK_OFF) + prevIndex;
+        int minIndex = Math.max(index - WINDOW_SIZE, 0);
+        int h = hash4(window, prevIndex + prevLength);
+        int ch2 = hashHead[h] - hashOffset - prevLength;
+        if (prevIndex - ch2 == prevOffset || ch2 <= minIndex + CHECK_OFF) {
+            return unchanged;
+        }
+        int len = FastEncoder.matchLen(window, prevIndex + CHECK_OFF, end, ch2 + CHECK_OFF);
+        if (len <= prevLength) {
+            return unchanged;
+        }
+        prevLength = len;
+        prevOffset = prevIndex - ch2;
+        for (int i = CHECK_OFF - 1; i >= 0; i--) {
+            if (prevLength >= MAX_MATCH_LENGTH || window[prevIndex + i] != window[ch2 + i]) {
+                for (int j = 0; j < i + 1; j++) {
+                    tokens.addLiteral(window[prevIndex + j] & 0xff);
+                    if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
+                        writeBlock(index, sync);
+                        tokens.reset();
+                    }
+                    index++;
+                    if (index < maxInsertIndex) {
+                        insert(index);
+                    }
+                }
+                break;
+            }
+            prevLength++;
+        }
+        return (long) prevLength << 32 | prevOffset;
+    }
+
+    private void skipLiterals(boolean sync) throws IOException {
+        int n = literalCounter - chain;
+        if (n <= 0) {
+            return;
+        }
+        n = 1 + (n >> 6);
+        for (int k = 0; k < n; k++) {
+            if (index >= windowEnd - 1) {
+                break;
+            }
+            tokens.addLiteral(window[index - 1] & 0xff);
+            if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
+                writeBlock(index, sync);
+                tokens.reset();
+            }
+            if (index < maxInsertIndex) {
+                insert(index);
+            }
+            index++;
+        }
+        tokens.addLiteral(window[index - 1] & 0xff);
+        byteAvailable = false;
+        if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
+            writeBlock(index, sync);
+            tokens.reset();
+        }
+    }
+
+    @Override
+    void step(boolean sync) throws IOException {
+        if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync) {
+            return;
+        }
+        if (windowEnd != index && chain > 100) {
+            if (literalCosts == null) {
+                literalCosts = new HuffmanEncoder(MAX_FLATE_BLOCK_TOKENS);
+            }
+            Arrays.fill(byteCounts, 0);
+            int to = Math.min(windowEnd, index + MAX_FLATE_BLOCK_TOKENS);
+            for (int i = index; i < to; i++) {
+                byteCounts[window[i] & 0xff]++;
+            }
+            literalCosts.generate(byteCounts, 256, 15);
+        }
+        maxInsertIndex = windowEnd - (MIN_MATCH_LENGTH - 1);
+        while (true) {
+            int lookahead = windowEnd - index;
+            if (lookahead < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH) {
+                if (!sync) {
+                    return;
+                }
+                if (lookahead == 0) {
+                    if (byteAvailable) {
+                        tokens.addLiteral(window[index - 1] & 0xff);
+                        byteAvailable = false;
+                    }
+                    if (tokens.n > 0) {
+                        writeBlock(index, sync);
+                        tokens.reset();
+                    }
+                    return;
+                }
+            }
+            if (index < maxInsertIndex) {
+                insert(index);
+            }
+            int prevLength = length;
+            int prevOffset = offset;
+            length = MIN_MATCH_LENGTH - 1;
+            offset = 0;
+            int minIndex = Math.max(index - WINDOW_SIZE, 0);
+            if (chainHead - hashOffset >= minIndex && lookahead > prevLength && prevLength < lazy) {
+                long match = findMatch(index, chainHead - hashOffset, lookahead);
+                if (match >= 0) {
+                    length = (int) (match >>> 32);
+                    offset = (int) match;
+                }
+            }
+            if (prevLength >= MIN_MATCH_LENGTH && length <= prevLength) {
+                long better = tryBetterMatchAtEnd(prevLength, prevOffset, lookahead, sync);
+                prevLength = (int) (better >>> 32);
+                prevOffset = (int) better;
+                tokens.addMatch(prevLength - 3, prevOffset - 1);
+                int newIndex = index + prevLength - 1;
+                int end = Math.min(newIndex, maxInsertIndex) + MIN_MATCH_LENGTH - 1;
+                int start = Math.min(index + 1, maxInsertIndex);
+                for (int di = start; di + MIN_MATCH_LENGTH <= end; di++) {
+                    int h = hash4(window, di);
+                    hashPrev[di & WINDOW_MASK] = hashHead[h];
+                    hashHead[h] = di + hashOffset;
+                }
+                index = newIndex;
+                byteAvailable = false;
+                length = MIN_MATCH_LENGTH - 1;
+                if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
+                    writeBlock(index, sync);
+                    tokens.reset();
+                }
+                literalCounter = 0;
+                continue;
+            }
+            if (length >= MIN_MATCH_LENGTH) {
+                literalCounter = 0;
+            }
+            if (byteAvailable) {
+                literalCounter = (literalCounter + 1) & 0xffff;
+                tokens.addLiteral(window[index - 1] & 0xff);
+                if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
+                    writeBlock(index, sync);
+                    tokens.reset();
+                }
+                index++;
+                skipLiterals(sync);
+            } else {
+                index++;
+                byteAvailable = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+package dev.layerfold.dedup.codec.deflate.zlib;
+
+import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+
+/**
+ * GNU gzip's own deflate ({@code gzip -1} to {@code -9}), reproduced bit for bit: Jean-loup
+ * Gailly's {@code deflate.c} and {@code trees.c}, which zlib grew out of. The trees and block
+ * emitters are zlib's ({@link Trees}); what differs from zlib's deflate is ported here:
+ * <ul>
+ *   <li>blocks end after 32767 symbols (zlib: 16383), or earlier, at levels 3 and up, where
+ *       {@code ct_tally()} guesses every 4096 symbols that ending pays
+ *       ({@link Trees#gnuGzipWouldEndBlock});</li>
+ *   <li>matches are searched only while {@code strstart <= window_size - MIN_LOOKAHEAD}, without
+ *       clamping {@code nice_match} to the lookahead, and cut to the lookahead afterwards;</li>
+ *   <li>strings are hashed into the chains up to the end of every match even in the last bytes, and
+ *       {@code longest_match()} takes the third byte as equal when the first two are;</li>
+ *   <li>input is pulled a window at a time ({@code read_buf}): the window is the whole 64 KiB
+ *       buffer, slid only when input runs short of {@code MIN_LOOKAHEAD}; at the end of input the
+ *       two bytes after it are zeroed, and searches near the end compare the stale window beyond.</li>
+ * </ul>
+ * Ported from gzip 1.12 (Debian bookworm); {@code --rsyncable} is not reproduced.
+ */
+public final class GnuGzipEncoder implements DeflateEncoder {
+
+    private static final int WSIZE = 0x8000;
+    private static final int WMASK = WSIZE - 1;
+    private static final int WINDOW_SIZE = 2 * WSIZE;
+    private static final int HASH_BITS = 15;
+    private static final int HASH_MASK = (1 << HASH_BITS) - 1;
+    private static final int H_SHIFT = (HASH_BITS + 3 - 1) / 3;
+    private static final int MIN_MATCH = 3;
+    private static final int MAX_MATCH = 258;
+    private static final int MIN_LOOKAHEAD = MAX_MATCH + MIN_MATCH + 1;
+    private static final int MAX_DIST = WSIZE - MIN_LOOKAHEAD;
+    private static final int TOO_FAR = 4096;
+    private static final int LIT_BUFSIZE = 0x8000;
+    /** good, lazy, nice, chain by level: gzip's configuration_table, the same as zlib's. */
+    private static final int[][] CONFIGURATION = {
+        {0, 0, 0, 0}, {4, 4, 8, 4}, {4, 5, 16, 8}, {4, 6, 32, 32}, {4, 4, 16, 16},
+        {8, 16, 32, 32}, {8, 16, 128, 128}, {8, 32, 128, 256}, {32, 128, 258, 1024}, {32, 258, 258, 4096},
+    };
+
+    private final int level;
+    private final int maxLazyMatch;
+    private final int goodMatch;
+    private final int niceMatch;
+    private final int maxChainLength;
+    private final PendingOutput out;
+    private final Trees trees;
+    private final byte[] window = new byte[WINDOW_SIZE];
+    private final char[] prev = new char[WSIZE];
+    private final char[] head = new char[1 << HASH_BITS];
+
+    private byte[] input;
+    private int inputPos;
+    private int inputEnd;
+
+    private boolean started;
+    private boolean eofile;
+    private boolean finished;
+    private int lookahead;
+    private int strstart;
+    private long blockStart;
+    private int insH;
+    private int matchStart;
+    private int prevLength;
+    private int matchLength;
+    private boolean matchAvailable;
+
+    private GnuGzipEncoder(OutputStream sink, int level) {
+        this.level = level;
+        this.goodMatch = CONFIGURATION[level][0];
+        this.maxLazyMatch = CONFIGURATION[level][1];
+        this.niceMatch = CONFIGURATION[level][2];
+        this.maxChainLength = CONFIGURATION[level][3];
+        this.out = new PendingOutput(sink);
+        this.trees = new Trees(out, LIT_BUFSIZE);
+        this.matchLength = level <= 3 ? 0 : MIN_MATCH - 1;
+    }
+
+    /**
+     * An encoder writing to {@code sink} the raw deflate stream {@code gzip -level} writes.
+     *
+     * @throws IllegalArgumentException when {@code level} is outside 1..9, as gzip refuses it
+     */
+    public static GnuGzipEncoder create(OutputStream sink, int level) {
+        if (level < 1 || level > 9) {
+            throw new IllegalArgumentException("GNU gzip level must be 1..9, got " + level);
+        }
+        return new GnuGzipEncoder(Objects.requireNonNull(sink, "sink"), level);
+    }
+
+    @Override
+    public void write(byte[] data, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, data.length);
+        if (finished) {
+            throw new IllegalStateException("the encoder is finished");
+        }
+        input = data;
+        inputPos = offset;
+        inputEnd = offset + length;
+        run(false);
+        input = null;
+    }
+
+    @Override
+    public void finish() throws IOException {
+        if (finished) {
+            throw new IllegalStateException("the encoder is finished");
+        }
+        run(true);
+        finished = true;
+    }
+
+    private void run(boolean eof) throws IOException {
+        try {
+            while (true) {
+                if (!fillUntilEnough(eof)) {
+                    return;
+                }
+                if (!started) {
+                    started = true;
+                    insH = 0;
+                    for (int j = 0; j < MIN_MATCH - 1; j++) {
+                        insH = ((insH << H_SHIFT) ^ (window[j] & 0xff)) & HASH_MASK;
+                    }
+                }
+                if (lookahead == 0) {
+                    break;
+                }
+                if (level <= 3) {
+                    stepFast();
+                } else {
+                    stepLazy();
+                }
+            }
+            if (level > 3 && matchAvailable) {
+                tally(0, window[strstart - 1] & 0xff);
+                matchAvailable = false;
+            }
+            flushBlock(true);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * {@code while (lookahead < MIN_LOOKAHEAD && !eofile) fill_window();}: false if it must wait for
+     * more input (gzip's read would block there).
+     */
+    private boolean fillUntilEnough(boolean eof) {
+        while (lookahead < MIN_LOOKAHEAD && !eofile) {
+            int more = WINDOW_SIZE - lookahead - strstart;
+            if (strstart >= WSIZE + MAX_DIST) {
+                slide();
+                more += WSIZE;
+            }
+            int n = Math.min(more, inputEnd - inputPos);
+            if (n > 0) {
+                System.arraycopy(input, inputPos, window, strstart + lookahead, n);
+                inputPos += n;
+                lookahead += n;
+            } else if (eof) {
+                eofile = true;
+                // gzip 1.4+: "Don't let garbage pollute the dictionary": the chains hash these two bytes.
+                java.util.Arrays.fill(window, strstart + lookahead, Math.min(WINDOW_SIZE, strstart + lookahead + MIN_MATCH - 1), (byte) 0);
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void slide() {
+        System.arraycopy(window, WSIZE, window, 0, WSIZE);
+        matchStart -= WSIZE;
+        strstart -= WSIZE;
+        blockStart -= WSIZE;
+        for (int n = 0; n < head.length; n++) {
+            int m = head[n];
+            head[n] = (char) (m >= WSIZE ? m - WSIZE : 0);
+        }
+        for (int n = 0; n < WSIZE; n++) {
+            int m = prev[n];
+            prev[n] = (char) (m >= WSIZE ? m - WSIZE : 0);
+        }
+    }
+
+    /** INSERT_STRING(): returns the previous head of the chain. */
+    private int insertString(int s) {
+        insH = ((insH << H_SHIFT) ^ (window[s + MIN_MATCH - 1] & 0xff)) & HASH_MASK;
+        int matchHead = head[insH];
+        prev[s & WMASK] = (char) matchHead;
+        head[insH] = (char) s;
+        return matchHead;
+    }
+
+    /** ct_tally(): {@code dist} 0 for a literal {@code lc}, else a match of length lc + 3. */
+    private boolean tally(int dist, int lc) {
+        boolean flush = dist == 0 ? trees.tallyLit(lc) : trees.tallyDist(dist, lc);
+        if (level > 2 && trees.gnuGzipWouldEndBlock(strstart - blockStart)) {
+            return true;
+        }
+        return flush;
+    }
+
+    /** FLUSH_BLOCK(eof), then block_start = strstart. */
+    private void flushBlock(boolean eof) {
+        if (blockStart >= 0) {
+            trees.flushBlock(level, ZlibStrategy.DEFAULT, window, (int) blockStart, (int) (strstart - blockStart), eof);
+        } else {
+            trees.flushBlock(level, ZlibStrategy.DEFAULT, null, 0, (int) (strstart - blockStart), eof);
+        }
+        blockStart = strstart;
+        out.flushPending();
+    }
+
+    private boolean mayMatch(int hashHead) {
+        return hashHead != 0 && strstart - hashHead <= MAX_DIST && strstart <= WINDOW_SIZE - MIN_LOOKAHEAD;
+    }
+
+    /** One pass of deflate_fast()'s loop (levels 1 to 3). */
+    private void stepFast() {
+        prevLength = MIN_MATCH - 1;
+        int hashHead = insertString(strstart);
+        if (mayMatch(hashHead)) {
+            matchLength = Math.min(longestMatch(hashHead), lookahead);
+        }
+        boolean flush;
+        if (matchLength >= MIN_MATCH) {
+            flush = tally(strstart - matchStart, matchLength - MIN_MATCH);
+            lookahead -= matchLength;
+            if (matchLength <= maxLazyMatch) {
+                matchLength--;
+                do {
+                    strstart++;
+                    insertString(strstart);
+                } while (--matchLength != 0);
+                strstart++;
+            } else {
+                strstart += matchLength;
+                matchLength = 0;
+                insH = window[strstart] & 0xff;
+                insH = ((insH << H_SHIFT) ^ (window[strstart + 1] & 0xff)) & HASH_MASK;
+            }
+        } else {
+            flush = tally(0, window[strstart] & 0xff);
+            lookahead--;
+            strstart++;
+        }
+        if (flush) {
+            flushBlock(false);
+        }
+    }
+
+    /** One pass of deflate()'s lazy loop (levels 4 to 9). */
+    private void stepLazy() {
+        int hashHead = insertString(strstart);
+        prevLength = matchLength;
+        int prevMatch = matchStart;
+        matchLength = MIN_MATCH - 1;
+        if (prevLength < maxLazyMatch && mayMatch(hashHead)) {
+            matchLength = Math.min(longestMatch(hashHead), lookahead);
+            if (matchLength == MIN_MATCH && strstart - matchStart > TOO_FAR) {
+                matchLength--;
+            }
+        }
+        if (prevLength >= MIN_MATCH && matchLength <= prevLength) {
+            boolean flush = tally(strstart - 1 - prevMatch, prevLength - MIN_MATCH);
+            lookahead -= prevLength - 1;
+            prevLength -= 2;
+            do {
+                strstart++;
+                insertString(strstart);
+            } while (--prevLength != 0);
+            matchAvailable = false;
+            matchLength = MIN_MATCH - 1;
+            strstart++;
+            if (flush) {
+                flushBlock(false);
+            }
+        } else if (matchAvailable) {
+            if (tally(0, window[strstart - 1] & 0xff)) {
+                flushBlock(false);
+            }
+            strstart++;
+            lookahead--;
+        } else {
+            matchAvailable = true;
+            strstart++;
+            lookahead--;
+        }
+    }
+
+    /**
+     * longest_match(), gzip's portable C version: the third byte is taken as equal when the first
+     * two are (the hash makes it so), and {@code nice_match} is not cut to the lookahead.
+     */
+    private int longestMatch(int curMatch) {
+        int chainLength = maxChainLength;
+        byte[] w = window;
+        int scan = strstart;
+        int bestLen = prevLength;
+        int limit = strstart > MAX_DIST ? strstart - MAX_DIST : 0;
+        int strend = strstart + MAX_MATCH;
+        byte scanEnd1 = w[scan + bestLen - 1];
+        byte scanEnd = w[scan + bestLen];
+        if (prevLength >= goodMatch) {
+            chainLength >>= 2;
+        }
+        do {
+            int match = curMatch;
+            if (w[match + bestLen] != scanEnd || w[match + bestLen - 1] != scanEnd1
+                    || w[match] != w[scan] || w[match + 1] != w[scan + 1]) {
+                continue;
+            }
+            int s = scan + 3;
+            int m = match + 3;
+            while (s < strend && w[s] == w[m]) {
+                s++;
+                m++;
+            }
+            int len = s - scan;
+            if (len > bestLen) {
+                matchStart = curMatch;
+                bestLen = len;
+                if (len >= niceMatch) {
+                    break;
+                }
+                scanEnd1 = w[scan + bestLen - 1];
+                scanEnd = w[scan + bestLen];
+            }
+        } while ((curMatch = prev[curMatch & WMASK]) > limit && --chainLength != 0);
+        return bestLen;
+    }
+}

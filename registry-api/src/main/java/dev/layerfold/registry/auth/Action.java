@@ -1,0 +1,23 @@
+package dev.layerfold.registry.auth;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** What a caller may do in a repository, named as in token scopes ({@code repository:<name>:pull,push}). */
+public enum Action {
+    PULL, PUSH, DELETE;
+
+    String scopeName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** An action of a scope; unknown ones ({@code *}, vendor actions) are ignored, as tokens may carry them. */
+    static Optional<Action> fromScopeName(String name) {
+        for (Action action : values()) {
+            if (action.scopeName().equals(name)) {
+                return Optional.of(action);
+            }
+        }
+        return Optional.empty();
+    }
+}

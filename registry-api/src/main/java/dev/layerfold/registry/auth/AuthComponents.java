@@ -1,0 +1,8 @@
+package dev.layerfold.registry.auth;
+
+import java.util.Optional;
+
+/** The parts the configuration switched on: the rules, the users, the built-in issuer, the token verifier. */
+record AuthComponents(AuthProperties properties, AccessPolicy policy, Optional<PasswordFile> passwords,
+                      Optional<TokenIssuer> issuer, Optional<TokenVerifier> tokens) {
+}

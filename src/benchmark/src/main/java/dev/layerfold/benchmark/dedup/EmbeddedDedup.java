@@ -1,0 +1,138 @@
+package dev.layerfold.benchmark.dedup;
+
+import dev.layerfold.benchmark.WorkDirectory;
+import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.pipeline.DedupLimits;
+import dev.layerfold.dedup.pipeline.DedupOutcome;
+import dev.layerfold.dedup.pipeline.DedupSettings;
+import dev.layerfold.dedup.pipeline.LayerDeduplicator;
+import dev.layerfold.dedup.store.LayerRecord;
+import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.restore.LayerRestorer;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.embedded.SqliteMetadataStore;
+import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+/**
+ * The embedded backend (blobs on the file system, metadata in SQLite) in a directory of its own, with
+ * the dedup pipeline and the restore service over it, configured as the server configures them: the
+ * benchmark calls them directly, so what it measures is theirs and not HTTP's.
+ */
+final class EmbeddedDedup implements AutoCloseable {
+
+    private static final String WORKER = "benchmark-worker";
+
+    private final Path dir;
+    private final FilesystemBlobStore blobs;
+    private final SqliteMetadataStore metadata;
+    private final LayerRebuilder rebuilder = new LayerRebuilder(StandardEncoders.factory());
+    private final StoredFiles storedFiles;
+    private final LayerDeduplicator deduplicator;
+    private final ExecutorService encoders;
+    private final ExecutorService fetchers;
+    private final LayerRestorer restorer;
+
+    private EmbeddedDedup(Path dir) throws IOException {
+        this.dir = dir;
+        this.blobs = new FilesystemBlobStore(dir.resolve("data"));
+        this.metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
+        DedupSettings settings = new DedupSettings(dir.resolve("scratch"), 3, 64L << 20, Duration.ofMinutes(15), DedupLimits.DEFAULT);
+        this.deduplicator = new LayerDeduplicator(blobs, index(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings);
+        this.storedFiles = new StoredFiles(blobs);
+        this.encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+                Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
+        this.fetchers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().name("restore-fetch-", 0).factory());
+        this.restorer = new LayerRestorer(blobs, index(), rebuilder, encoders, fetchers, dir.resolve("restore-spool"),
+                new SimpleMeterRegistry());
+    }
+
+    /** A fresh, empty backend in a new directory below {@code work}. */
+    static EmbeddedDedup create(Path work) throws IOException {
+        return new EmbeddedDedup(Files.createTempDirectory(work, "embedded-"));
+    }
+
+    DedupIndex index() {
+        return metadata.dedupIndex();
+    }
+
+    BlobStore blobs() {
+        return blobs;
+    }
+
+    LayerRestorer restorer() {
+        return restorer;
+    }
+
+    /** Stores {@code blob} as a push does (upload, then publish under its digest). */
+    void push(ProducedLayer layer) throws IOException {
+        String upload = "push-" + layer.digest().hex();
+        blobs.startUpload(upload);
+        blobs.append(upload, new ByteArrayInputStream(layer.blob()));
+        blobs.publish(upload, layer.digest());
+    }
+
+    /** Deduplicates a pushed layer on the calling thread; fails unless it came out deduplicated. */
+    DedupOutcome deduplicate(ProducedLayer layer) throws IOException {
+        DedupOutcome outcome = deduplicator.deduplicate(layer.task(), WORKER);
+        if (outcome.kind() != DedupOutcome.Kind.DEDUPLICATED) {
+            throw new IllegalStateException(layer + " was not deduplicated: " + outcome);
+        }
+        return outcome;
+    }
+
+    /**
+     * Rebuilds a deduplicated layer on the calling thread from what was stored, into nothing, as the
+     * pipeline's proof does: every file read back from its pack and checked, the encoder, the digest.
+     */
+    void rebuildFromStore(Digest layer) throws IOException {
+        LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
+        LayerRecord record = storedFiles.record(state.record());
+        rebuilder.rebuild(record.recipe(), storedFiles.of(record), OutputStream.nullOutputStream());
+    }
+
+    /** Opens the whole rebuilt layer. */
+    InputStream restore(Digest layer) throws IOException {
+        return restorer.open(layer, 0, -1).orElseThrow(() -> new IllegalStateException(layer + " is not deduplicated"));
+    }
+
+    /** Every file the blob store holds (packs, layer records, intact blobs). */
+    List<Path> storedFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(dir.resolve("data").resolve("blobs"))) {
+            return files.filter(Files::isRegularFile).toList();
+        }
+    }
+
+    /** Their bytes together. */
+    long storedBytes() throws IOException {
+        long total = 0;
+        for (Path file : storedFiles()) {
+            total += Files.size(file);
+        }
+        return total;
+    }
+
+    @Override
+    public void close() throws IOException {
+        encoders.shutdownNow();
+        fetchers.shutdownNow();
+        metadata.close();
+        WorkDirectory.deleteRecursively(dir);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.layerfold.benchmark.dedup;
+
+import dev.layerfold.benchmark.GoPrograms;
+import dev.layerfold.benchmark.WorkDirectory;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Makes layers of this machine's system files the way real producers do: the files are copied into
+ * a root file system with the modification time of a build (an image rebuilt later has the same
+ * files under other times, so other tar headers and another blob), then archived and compressed by
+ * the producer's own tool.
+ */
+final class LayerMaker {
+
+    private final Path work;
+    private final Path layergen;
+    private int builds;
+
+    private LayerMaker(Path work, Path layergen) {
+        this.work = work;
+        this.layergen = layergen;
+    }
+
+    /** A maker working in {@code work}; Go layers need Go ({@link #canMake}). */
+    static LayerMaker in(Path work) throws IOException, InterruptedException {
+        Path layergen = GoPrograms.go().isPresent() ? GoPrograms.build("layergen", ".", work.resolve("layergen")) : null;
+        if (layergen == null) {
+            System.out.println("dedup: Go is not installed; layers of Go producers are left out");
+        }
+        return new LayerMaker(work, layergen);
+    }
+
+    boolean canMake(Producer producer) {
+        return !producer.needsGo() || layergen != null;
+    }
+
+    /** A layer of {@code files} (absolute paths, kept as paths below the root) built at {@code builtAt}. */
+    ProducedLayer make(String name, List<Path> files, Instant builtAt, Producer producer) throws IOException, InterruptedException {
+        Path build = Files.createDirectory(work.resolve("build-" + ++builds));
+        try {
+            Path root = stage(build.resolve("rootfs"), files, FileTime.from(builtAt));
+            Path blob = build.resolve("layer.tar.gz");
+            switch (producer) {
+                case GO_6, GO_1 -> run(build, layergen.toString(), "-level", producer == Producer.GO_6 ? "6" : "1", "-o", blob.toString(),
+                        root.toString());
+                case PIGZ_9 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -9 > layer.tar.gz");
+                case JDK_ZLIB_6 -> {
+                    Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
+                            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    try (InputStream in = tar.getInputStream(); var out = new GZIPOutputStream(Files.newOutputStream(blob), 64 * 1024)) {
+                        in.transferTo(out);
+                    }
+                    if (tar.waitFor() != 0) {
+                        throw new IOException("tar of " + root + " failed");
+                    }
+                }
+            }
+            byte[] gzip = Files.readAllBytes(blob);
+            return new ProducedLayer(name, producer, gzip, gunzip(gzip));
+        } finally {
+            WorkDirectory.deleteRecursively(build);
+        }
+    }
+
+    private static Path stage(Path root, List<Path> files, FileTime builtAt) throws IOException {
+        for (Path file : files) {
+            Path copy = root.resolve(file.getRoot().relativize(file).toString());
+            Files.createDirectories(copy.getParent());
+            Files.copy(file, copy);
+            Files.setLastModifiedTime(copy, builtAt);
+        }
+        return root;
+    }
+
+    private static byte[] gunzip(byte[] gzip) throws IOException {
+        ByteArrayOutputStream tar = new ByteArrayOutputStream(gzip.length * 3);
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzip), 64 * 1024)) {
+            in.transferTo(tar);
+        }
+        return tar.toByteArray();
+    }
+
+    private static void run(Path dir, String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + output);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.layerfold.benchmark.dedup;
+
+/**
+ * Who compressed a layer: the producers the codec reproduces, each run as the real tool (Go's
+ * {@code compress/gzip} through the codec tests' {@code layergen}, {@code pigz}, the JDK's zlib).
+ */
+enum Producer {
+    /** docker push, buildkit, containerd: Go's archive/tar and compress/gzip at level 6. */
+    GO_6("go-6", "docker (Go gzip -6)"),
+    /** crane, ko, kaniko: the same at level 1. */
+    GO_1("go-1", "crane (Go gzip -1)"),
+    /** Debian's official images (debuerreotype): GNU tar through {@code pigz -9}. */
+    PIGZ_9("pigz-9", "Debian (pigz -9)"),
+    /** Jib and other Java tools: GNU tar here, through {@code java.util.zip.GZIPOutputStream} (zlib -6). */
+    JDK_ZLIB_6("jdk-6", "Jib (JDK zlib -6)");
+
+    final String label;
+    final String description;
+
+    Producer(String label, String description) {
+        this.label = label;
+        this.description = description;
+    }
+
+    boolean needsGo() {
+        return this == GO_6 || this == GO_1;
+    }
+}

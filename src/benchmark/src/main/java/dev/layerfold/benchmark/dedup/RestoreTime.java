@@ -1,0 +1,123 @@
+package dev.layerfold.benchmark.dedup;
+
+import com.sun.management.OperatingSystemMXBean;
+import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
+import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.GzipMember;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Part 2: the time to serve a whole deduplicated layer, rebuilt by {@code LayerRestorer} (what the
+ * API's blob content seam calls for a thinned layer), against serving the same layer intact from the
+ * same file system ({@code FilesystemBlobStore.open}, what the seam calls for an intact blob), and
+ * against the restore's ceiling, the layer's encoder alone over the same tar in memory on one thread.
+ * Wall time, in process, read through a 64 KiB buffer into nothing, for small, medium and large
+ * layers; cold (the packs, layer record and intact blob evicted from the page cache before the read)
+ * and warm (read again right after). Wall time on a shared machine measures the neighbours too, so
+ * the warm restore's CPU (all threads of this process: encoder, fetchers, reader) is also compared
+ * with the encoder's.
+ */
+record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
+
+    private static final String SUITE = "dedup";
+    private static final byte[] BUFFER = new byte[64 * 1024];
+    private static final OperatingSystemMXBean PROCESS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    void run(BenchmarkReport report) throws Exception {
+        Producer producer = maker.canMake(Producer.GO_6) ? Producer.GO_6 : Producer.JDK_ZLIB_6;
+        for (long size : sizes) {
+            List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
+            ProducedLayer layer = maker.make(producer.label, files, Instant.parse("2026-02-01T00:00:00Z"), producer);
+            System.out.println("restore, " + layer);
+            try (EmbeddedDedup deduplicated = EmbeddedDedup.create(work); EmbeddedDedup intact = EmbeddedDedup.create(work)) {
+                deduplicated.push(layer);
+                deduplicated.deduplicate(layer);
+                intact.push(layer);
+                measure(layer, deduplicated, intact, report);
+            }
+        }
+    }
+
+    private void measure(ProducedLayer layer, EmbeddedDedup deduplicated, EmbeddedDedup intact, BenchmarkReport report)
+            throws IOException, InterruptedException {
+        List<GzipMember> members = new LayerSplitter(StandardEncoders.identifier())
+                .split(new ByteArrayInputStream(layer.blob()), layer.digest().hex(), FileSink.discarding()).recipe().members();
+        double[] coldRestore = new double[rounds];
+        double[] coldIntact = new double[rounds];
+        double[] warmRestore = new double[rounds];
+        double[] warmIntact = new double[rounds];
+        double[] encoder = new double[rounds];
+        double[] restoreCpu = new double[rounds];
+        double[] encoderCpu = new double[rounds];
+        double[] coldSlower = new double[rounds];
+        double[] warmSlower = new double[rounds];
+        long cachedBeforeCold = 0;
+        for (int round = -1; round < rounds; round++) {
+            List<Path> stored = deduplicated.storedFiles();
+            PageCache.evict(stored);
+            cachedBeforeCold += PageCache.cachedBytes(stored);
+            double restoreCold = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
+            long processCpu = PROCESS.getProcessCpuTime();
+            double restoreWarm = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
+            double restoreCpuMillis = (PROCESS.getProcessCpuTime() - processCpu) / 1e6;
+            PageCache.evict(intact.storedFiles());
+            double intactCold = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
+            double intactWarm = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
+            long start = System.nanoTime();
+            long startCpu = CpuClock.nanos();
+            DedupThroughput.encodeAlone(members, layer.tar());
+            double encoderMillis = (System.nanoTime() - start) / 1e6;
+            double encoderCpuMillis = (CpuClock.nanos() - startCpu) / 1e6;
+            if (round >= 0) {
+                coldRestore[round] = restoreCold;
+                warmRestore[round] = restoreWarm;
+                coldIntact[round] = intactCold;
+                warmIntact[round] = intactWarm;
+                encoder[round] = encoderMillis;
+                restoreCpu[round] = restoreCpuMillis;
+                encoderCpu[round] = encoderCpuMillis;
+                coldSlower[round] = restoreCold / intactCold;
+                warmSlower[round] = restoreWarm / intactWarm;
+            }
+        }
+        String name = String.format("restore %.0f MB %s", layer.tarMegabytes(), layer.producer().label);
+        System.out.printf("%-10s %s: %d bytes of packs and record were in the page cache after eviction (all rounds)%n", SUITE, name,
+                cachedBeforeCold);
+        report.compare(SUITE, name + " warm vs encoder", "ms", warmRestore, encoder, "encoder alone", false);
+        report.compare(SUITE, name + " cold vs encoder", "ms", coldRestore, encoder, "encoder alone", false);
+        report.compare(SUITE, name + " warm, CPU vs encoder's", "cpu-ms", restoreCpu, encoderCpu, "encoder alone", false);
+        report.compare(SUITE, name + " warm vs intact", "ms", warmRestore, warmIntact, "intact", false);
+        report.value(SUITE, name + " warm, times intact's", "x", warmSlower);
+        report.compare(SUITE, name + " cold vs intact", "ms", coldRestore, coldIntact, "intact", false);
+        report.value(SUITE, name + " cold, times intact's", "x", coldSlower);
+    }
+
+    private interface Open {
+        InputStream open() throws IOException;
+    }
+
+    /** Opens and reads the whole layer; fails unless every byte came. */
+    private static double timeMillis(Open open, ProducedLayer layer) throws IOException {
+        long start = System.nanoTime();
+        long read = 0;
+        try (InputStream in = open.open()) {
+            for (int n = in.read(BUFFER); n >= 0; n = in.read(BUFFER)) {
+                read += n;
+            }
+        }
+        double millis = (System.nanoTime() - start) / 1e6;
+        if (read != layer.blob().length) {
+            throw new IllegalStateException(layer + ": read " + read + " bytes of " + layer.blob().length);
+        }
+        return millis;
+    }
+}
