@@ -78,7 +78,7 @@ abstract class DedupRoundTripContract {
         assertThat(totals.logicalBytes()).as("logical bytes of the deduplicated layers").isEqualTo(logical);
         assertThat(totals.uniqueFiles()).as("each distinct file stored once").isEqualTo(set.uniqueFiles().size());
         assertThat(totals.fileReferences()).isEqualTo(set.deduplicatable().stream().mapToLong(layer -> layer.files().size()).sum());
-        // Five layers that share three quarters of their files: well under half of their size is stored.
+        // Six layers that share three quarters of their files: well under half of their size is stored.
         assertThat(totals.storedBytes()).as("bytes stored for %d logical", logical).isLessThan(logical * 2 / 5);
         System.out.printf("dedup of the distro image set: %d layers deduplicated, %d logical bytes stored as %d (%.1f%%), "
                 + "%d unique files of %d references, intact %s%n", totals.layersDeduplicated(), logical,

@@ -75,7 +75,8 @@ final class DistroImages {
         images.add(builder.image("debian/perl", 3, List.of(
                 new LayerSpec(Producer.PIGZ_9, with(updatedBase, Distribution.generate("perl", 13, 100, 6_000))))));
         images.add(builder.image("gnu/vim", 4, List.of(
-                new LayerSpec(Producer.GNU_GZIP, with(base, Distribution.generate("vim", 14, 40, 10_000))))));
+                new LayerSpec(Producer.GNU_GZIP, with(base, Distribution.generate("vim", 14, 40, 10_000))),
+                new LayerSpec(Producer.GNU_GZIP_RSYNCABLE, List.of(Distribution.generate("vim-runtime", 16, 30, 5_000))))));
         images.add(builder.image("zstd/base", 5, List.of(new LayerSpec(Producer.ZSTD, base))));
         images.add(builder.image("plain/curl", 6, List.of(
                 new LayerSpec(Producer.TAR, with(base, Distribution.generate("curl", 15, 15, 20_000))))));

@@ -36,8 +36,10 @@ enum Producer {
     JDK_GZIP(MediaTypes.LAYER_TAR_GZIP, Optional.empty()),
     /** Debian's official images (debuerreotype): GNU tar compressed by {@code pigz -9}. */
     PIGZ_9(MediaTypes.LAYER_TAR_GZIP, Optional.empty()),
-    /** GNU tar and GNU gzip: no encoder reproduces gzip's own deflate yet. */
-    GNU_GZIP(MediaTypes.LAYER_TAR_GZIP, Optional.of("not reproducible")),
+    /** GNU tar and GNU gzip, as scripts and older tools write layers. */
+    GNU_GZIP(MediaTypes.LAYER_TAR_GZIP, Optional.empty()),
+    /** GNU gzip {@code --rsyncable}: its block resets are not reproduced, so such layers stay intact. */
+    GNU_GZIP_RSYNCABLE(MediaTypes.LAYER_TAR_GZIP, Optional.of("not reproducible")),
     /** GNU tar and zstd: zstd layers stay intact until the codec reproduces zstd. */
     ZSTD(MediaTypes.LAYER_TAR_ZSTD, Optional.of("zstd")),
     /** An uncompressed tar, as some build tools push it. */
@@ -78,12 +80,13 @@ enum Producer {
                     Files.copy(tar, out);
                 }
             }
-            case PIGZ_9, GNU_GZIP, ZSTD, TAR -> {
+            case PIGZ_9, GNU_GZIP, GNU_GZIP_RSYNCABLE, ZSTD, TAR -> {
                 run(List.of("tar", "--format=posix", "--sort=name", "--numeric-owner", "--owner=0", "--group=0",
                         "-C", tree.toString(), "-cf", tar.toString(), "."));
                 List<String> compress = switch (this) {
                     case PIGZ_9 -> List.of("pigz", "-9", "-c", tar.toString());
                     case GNU_GZIP -> List.of("gzip", "-6", "-n", "-c", tar.toString());
+                    case GNU_GZIP_RSYNCABLE -> List.of("gzip", "-6", "-n", "--rsyncable", "-c", tar.toString());
                     case ZSTD -> List.of("zstd", "-q", "-3", "-c", tar.toString());
                     default -> List.of("cat", tar.toString());
                 };
