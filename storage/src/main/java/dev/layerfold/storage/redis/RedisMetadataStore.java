@@ -134,6 +134,15 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         return dedupIndex;
     }
 
+    /**
+     * Returns once the index is complete on the current Redis servers, running or waiting for the
+     * rebuild or reconcile that makes it so: a lookup right after a Redis restart may still see an
+     * entry deleted in the lost window until then.
+     */
+    void awaitIndexComplete() throws IOException {
+        index.ensureComplete();
+    }
+
     /** Fails unless Redis answers: for health checks. */
     public void checkReachable() throws IOException {
         RedisCalls.call("answer PING", () -> connection.commands().ping());
