@@ -15,7 +15,9 @@ public record DedupLimits(long maxExpansion, long minInflated, long maxFiles, Du
 
     public static final DedupLimits DEFAULT = new DedupLimits(100, 1L << 30, 200_000, Duration.ofMinutes(30));
 
+    /** {@code maxExpansion} times the compressed size, saturating instead of overflowing, and at least {@code minInflated}. */
     long inflateLimit(long compressedSize) {
-        return Math.max(minInflated, Math.multiplyHigh(compressedSize, maxExpansion) != 0 ? Long.MAX_VALUE : compressedSize * maxExpansion);
+        long expanded = compressedSize > Long.MAX_VALUE / maxExpansion ? Long.MAX_VALUE : compressedSize * maxExpansion;
+        return Math.max(minInflated, expanded);
     }
 }
