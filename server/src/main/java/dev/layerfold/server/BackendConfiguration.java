@@ -127,9 +127,8 @@ public class BackendConfiguration {
             throw new IllegalStateException("layerfold.storage.metadata=redis needs layerfold.storage.redis.url "
                     + "(env LAYERFOLD_STORAGE_REDIS_URL), e.g. redis://redis:6379");
         }
-        StoredFiles layerRecords = new StoredFiles(blobs.getObject());
         return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace(),
-                record -> layerRecords.record(record).files());
+                new StoredFiles(blobs.getObject()));
     }
 
     /**

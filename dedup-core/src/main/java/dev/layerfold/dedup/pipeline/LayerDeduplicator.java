@@ -130,7 +130,7 @@ public final class LayerDeduplicator {
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());
             }
             long stored = packBytes + recordBytes.length;
-            var deduplicated = new LayerState.Deduplicated(recordDigest, recipe.blobSize(), stored);
+            var deduplicated = new LayerState.Deduplicated(recordDigest, recipe.blobSize(), recordBytes.length);
             if (!index.commitLayer(layer, deduplicated, record.files().keySet())) {
                 return DedupOutcome.retry("a file of this layer was reclaimed while it was being deduplicated");
             }

@@ -7,19 +7,21 @@ import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerRecordFiles;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.Map;
 
 /**
  * Reads stored files back from their packs: the compressed frame by a ranged read, decompressed,
  * and checked against the file's sha256 and size as it is read. Every stored byte is verified when
  * read, because a file's digest is its name. Thread-safe.
  */
-public final class StoredFiles {
+public final class StoredFiles implements LayerRecordFiles {
 
     private final BlobStore blobs;
 
@@ -46,6 +48,16 @@ public final class StoredFiles {
     /** Reads the layer record stored as blob {@code record}, checked against its digest. */
     public LayerRecord record(Digest record) throws IOException {
         return LayerRecord.read(new ByteArrayInputStream(readObject(record)));
+    }
+
+    @Override
+    public Map<Digest, FileLocation> files(Digest record) throws IOException {
+        return record(record).files();
+    }
+
+    @Override
+    public long packSize(Digest pack) throws IOException {
+        return blobs.size(pack).orElseThrow(() -> new LayerRebuildException("pack " + pack + " is missing"));
     }
 
     /** Reads a content-addressed object whole, checking its digest. */

@@ -36,7 +36,9 @@ public interface DedupIndex {
 
     /**
      * Records files written to a pack of {@code packSize} bytes, and drops their claims. A file
-     * recorded already keeps its first location (the later copy is garbage in its pack).
+     * recorded already keeps its first location (the later copy is garbage in its pack). The pack's
+     * bytes count as stored from here on, once however often it is recorded, whether or not a layer
+     * is ever committed with it: that is what the storage holds.
      */
     void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException;
 

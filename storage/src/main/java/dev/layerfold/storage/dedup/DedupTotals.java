@@ -7,7 +7,7 @@ import java.util.Map;
  *
  * @param layersDeduplicated layers stored as files plus a recipe
  * @param logicalBytes       the size of those layers as pushed
- * @param storedBytes        what they take instead: packs of unique files and layer records
+ * @param storedBytes        what deduplication stores: every pack recorded, and the records of those layers
  * @param fileReferences     files those layers hold, counted once per layer
  * @param uniqueFiles        distinct files stored
  * @param intactByReason     layers that stay intact, counted by the reason

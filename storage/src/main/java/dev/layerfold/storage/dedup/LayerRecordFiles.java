@@ -10,9 +10,11 @@ import java.util.Map;
  * knows each deduplicated layer's record digest ({@link LayerState.Deduplicated#record()}), and
  * re-derives file locations and reference counts from what this returns for every such record.
  */
-@FunctionalInterface
 public interface LayerRecordFiles {
 
     /** Each file the record {@code record} holds, once, with where it is stored. */
     Map<Digest, FileLocation> files(Digest record) throws IOException;
+
+    /** The size of a pack a record names, so that a rebuilt index counts the bytes stored. */
+    long packSize(Digest pack) throws IOException;
 }

@@ -8,9 +8,10 @@ public sealed interface LayerState {
 
     /**
      * The layer is stored as files plus a recipe. {@code record} is the blob holding its layer record
-     * (recipe and file locations); {@code storedBytes} what its new files and record added to storage.
+     * (recipe and file locations), {@code recordSize} that blob's size. Its files' bytes are counted with
+     * their packs ({@link DedupIndex#packStored}), which layers share.
      */
-    record Deduplicated(Digest record, long logicalSize, long storedBytes) implements LayerState {
+    record Deduplicated(Digest record, long logicalSize, long recordSize) implements LayerState {
         public Deduplicated {
             Objects.requireNonNull(record, "record");
         }

@@ -74,7 +74,11 @@ final class SqliteDedupIndex implements DedupIndex {
             try (PreparedStatement insert = c.prepareStatement("""
                     INSERT INTO dedup_files (digest, pack, offset, length, size, stored_at_millis) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (digest) DO NOTHING""");
-                 PreparedStatement unclaim = c.prepareStatement("DELETE FROM dedup_claims WHERE digest = ?")) {
+                 PreparedStatement unclaim = c.prepareStatement("DELETE FROM dedup_claims WHERE digest = ?");
+                 PreparedStatement packed = c.prepareStatement("INSERT OR IGNORE INTO dedup_packs (digest, size) VALUES (?, ?)")) {
+                packed.setString(1, pack.toString());
+                packed.setLong(2, packSize);
+                packed.executeUpdate();
                 for (Map.Entry<Digest, FileLocation> file : files.entrySet()) {
                     FileLocation location = file.getValue();
                     insert.setString(1, file.getKey().toString());
@@ -96,7 +100,7 @@ final class SqliteDedupIndex implements DedupIndex {
     public Optional<LayerState> layer(Digest layer) throws IOException {
         return db.read(c -> {
             try (PreparedStatement query = c.prepareStatement(
-                    "SELECT record, logical_size, stored_bytes, intact_reason FROM dedup_layers WHERE digest = ?")) {
+                    "SELECT record, logical_size, record_size, intact_reason FROM dedup_layers WHERE digest = ?")) {
                 query.setString(1, layer.toString());
                 try (ResultSet row = query.executeQuery()) {
                     if (!row.next()) {
@@ -139,14 +143,14 @@ final class SqliteDedupIndex implements DedupIndex {
             }
             adjustReferences(c, distinct, +1);
             try (PreparedStatement upsert = c.prepareStatement("""
-                    INSERT INTO dedup_layers (digest, record, logical_size, stored_bytes, file_count, intact_reason)
+                    INSERT INTO dedup_layers (digest, record, logical_size, record_size, file_count, intact_reason)
                     VALUES (?, ?, ?, ?, ?, NULL)
                     ON CONFLICT (digest) DO UPDATE SET record = excluded.record, logical_size = excluded.logical_size,
-                      stored_bytes = excluded.stored_bytes, file_count = excluded.file_count, intact_reason = NULL""")) {
+                      record_size = excluded.record_size, file_count = excluded.file_count, intact_reason = NULL""")) {
                 upsert.setString(1, layer.toString());
                 upsert.setString(2, state.record().toString());
                 upsert.setLong(3, state.logicalSize());
-                upsert.setLong(4, state.storedBytes());
+                upsert.setLong(4, state.recordSize());
                 upsert.setLong(5, distinct.size());
                 upsert.executeUpdate();
             }
@@ -207,7 +211,8 @@ final class SqliteDedupIndex implements DedupIndex {
             long stored;
             long references;
             try (PreparedStatement query = c.prepareStatement("""
-                    SELECT count(*), coalesce(sum(logical_size), 0), coalesce(sum(stored_bytes), 0), coalesce(sum(file_count), 0)
+                    SELECT count(*), coalesce(sum(logical_size), 0),
+                      coalesce(sum(record_size), 0) + (SELECT coalesce(sum(size), 0) FROM dedup_packs), coalesce(sum(file_count), 0)
                     FROM dedup_layers WHERE record IS NOT NULL""");
                  ResultSet row = query.executeQuery()) {
                 row.next();

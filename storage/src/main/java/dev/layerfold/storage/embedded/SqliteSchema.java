@@ -13,8 +13,12 @@ import java.sql.Statement;
  */
 final class SqliteSchema {
 
-    /** 2 added the claims on uploads and the dedup tables; a version-1 file is migrated when opened. */
-    static final int VERSION = 2;
+    /**
+     * 2 added the claims on uploads and the dedup tables; 3 counts stored bytes per pack rather than per
+     * layer (a pack stored by a worker that died before its commit still takes space). Older files are
+     * migrated when opened.
+     */
+    static final int VERSION = 3;
 
     private static final String DDL = """
             CREATE TABLE IF NOT EXISTS repositories (
@@ -98,9 +102,13 @@ final class SqliteSchema {
               digest TEXT PRIMARY KEY,
               record TEXT,
               logical_size INTEGER,
-              stored_bytes INTEGER,
+              record_size INTEGER,
               file_count INTEGER,
               intact_reason TEXT
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_packs (
+              digest TEXT PRIMARY KEY,
+              size INTEGER NOT NULL
             ) WITHOUT ROWID;
             """;
 
@@ -127,6 +135,9 @@ final class SqliteSchema {
                     statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim TEXT");
                     statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim_renewed_millis INTEGER NOT NULL DEFAULT 0");
                 }
+                if (found == 2) {
+                    migrateStoredBytesToPacks(statement);
+                }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");
             } catch (SQLException | IOException | RuntimeException e) {
@@ -134,6 +145,19 @@ final class SqliteSchema {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Version 2 counted each layer's new packs and record in its row. Packs now have their own rows,
+     * sized by their last recorded file (a pack is its files' frames end to end); the layer rows
+     * keep no size for their records, which version 2 did not keep apart, so those are not counted.
+     */
+    private static void migrateStoredBytesToPacks(Statement statement) throws SQLException {
+        statement.executeUpdate("ALTER TABLE dedup_layers RENAME COLUMN stored_bytes TO record_size");
+        statement.executeUpdate("UPDATE dedup_layers SET record_size = 0 WHERE record IS NOT NULL");
+        statement.executeUpdate("""
+                INSERT OR IGNORE INTO dedup_packs (digest, size)
+                SELECT pack, max(offset + length) FROM dedup_files GROUP BY pack""");
     }
 
     private static int version(Statement statement) throws SQLException {

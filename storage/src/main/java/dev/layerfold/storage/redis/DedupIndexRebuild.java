@@ -108,7 +108,7 @@ final class DedupIndexRebuild {
                 return;
             }
             call("clear the dedup index for a rebuild", () -> WIPE.run(redis, ScriptOutputType.INTEGER,
-                    new String[] {keys.complete(), keys.files(), keys.references(), keys.layers(), keys.totals(),
+                    new String[] {keys.complete(), keys.files(), keys.packs(), keys.references(), keys.layers(), keys.totals(),
                             keys.intact()}));
             pass(lease);
             call("mark the dedup index complete", () -> redis.set(keys.complete(), fingerprint));

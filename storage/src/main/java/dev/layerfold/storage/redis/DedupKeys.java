@@ -43,12 +43,17 @@ final class DedupKeys {
         return index + "references";
     }
 
+    /** Hash: pack digest to its size. */
+    String packs() {
+        return index + "packs";
+    }
+
     /** Hash: layer digest to its state. */
     String layers() {
         return index + "layers";
     }
 
-    /** Hash: running totals of deduplicated layers (count, logical and stored bytes, file references). */
+    /** Hash: running totals of deduplicated layers (count, logical bytes, stored bytes of packs and records, file references). */
     String totals() {
         return index + "totals";
     }

@@ -55,7 +55,7 @@ final class DedupLayerRecords {
 
     static String encode(Stored stored) {
         return switch (stored.state()) {
-            case LayerState.Deduplicated d -> DEDUPLICATED + d.record() + " " + d.logicalSize() + " " + d.storedBytes()
+            case LayerState.Deduplicated d -> DEDUPLICATED + d.record() + " " + d.logicalSize() + " " + d.recordSize()
                     + " " + stored.files();
             case LayerState.Intact intact -> INTACT + intact.reason();
         };

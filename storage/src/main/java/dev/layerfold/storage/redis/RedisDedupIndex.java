@@ -32,6 +32,7 @@ import java.util.TreeMap;
  *       milliseconds, for {@link #forgetUnreferenced});</li>
  *   <li>{@code references}: file digest to its count, absent for none;</li>
  *   <li>{@code layers}: layer digest to its state, as in its bucket record ({@link DedupLayerRecords});</li>
+ *   <li>{@code packs}: pack digest to its size, each pack counted once into the stored bytes;</li>
  *   <li>{@code totals} and {@code intact}: running sums kept by the same scripts, so the totals cost
  *       one read rather than a scan;</li>
  *   <li>a key per claimed file, {@code SET ... PX} so a crashed worker's claims expire by themselves.</li>
@@ -78,13 +79,19 @@ final class RedisDedupIndex implements DedupIndex {
             end
             return answers""");
 
-    /** KEYS: marker, files, the claim of each file. ARGV: fingerprint, then each file and its location. */
+    /**
+     * KEYS: marker, files, packs, totals, the claim of each file. ARGV: fingerprint, pack, pack size, then
+     * each file and its location.
+     */
     private static final RedisScript PACK_STORED = new RedisScript(CHECK_MARKER + """
+            if redis.call('hsetnx', KEYS[3], ARGV[2], ARGV[3]) == 1 then
+              redis.call('hincrby', KEYS[4], 'stored', ARGV[3])
+            end
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            for i = 2, #ARGV, 2 do
+            for i = 4, #ARGV, 2 do
               redis.call('hsetnx', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. now)
-              redis.call('del', KEYS[2 + i / 2])
+              redis.call('del', KEYS[3 + i / 2])
             end
             return {'ok'}""");
 
@@ -117,7 +124,7 @@ final class RedisDedupIndex implements DedupIndex {
 
     /**
      * KEYS: marker, layers, intact counts, files, references, totals.
-     * ARGV: fingerprint, layer, state, logical size, stored bytes, file count, the distinct files.
+     * ARGV: fingerprint, layer, state, logical size, record size, file count, the distinct files.
      */
     private static final RedisScript COMMIT = new RedisScript(CHECK_MARKER + FORGET_INTACT + """
             local prior = redis.call('hget', KEYS[2], ARGV[2])
@@ -244,15 +251,19 @@ final class RedisDedupIndex implements DedupIndex {
 
     @Override
     public void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException {
-        storeLocations("record the files of pack " + pack, files, null);
+        storeLocations("record the files of pack " + pack, pack, packSize, files, null);
     }
 
-    /** Each file's claim and location are its own, so they go in batches: a script blocks all of Redis while it runs. */
-    private void storeLocations(String action, Map<Digest, FileLocation> files, String fingerprint) throws IOException {
+    /**
+     * Each file's claim and location are its own, so they go in batches: a script blocks all of Redis
+     * while it runs. The pack is counted once, by whichever batch comes first.
+     */
+    private void storeLocations(String action, Digest pack, long packSize, Map<Digest, FileLocation> files,
+                                String fingerprint) throws IOException {
         for (List<Digest> batch : batches(List.copyOf(files.keySet()))) {
             Map<Digest, FileLocation> part = new LinkedHashMap<>();
             batch.forEach(file -> part.put(file, files.get(file)));
-            run(action, PACK_STORED, fingerprint, packStoredKeys(part), packStoredArgs(part));
+            run(action, PACK_STORED, fingerprint, packStoredKeys(part), packStoredArgs(pack, packSize, part));
         }
     }
 
@@ -265,14 +276,18 @@ final class RedisDedupIndex implements DedupIndex {
     }
 
     private List<String> packStoredKeys(Map<Digest, FileLocation> files) {
-        List<String> scriptKeys = new ArrayList<>(files.size() + 1);
+        List<String> scriptKeys = new ArrayList<>(files.size() + 3);
         scriptKeys.add(keys.files());
+        scriptKeys.add(keys.packs());
+        scriptKeys.add(keys.totals());
         files.keySet().forEach(file -> scriptKeys.add(keys.claim(file)));
         return scriptKeys;
     }
 
-    private static List<String> packStoredArgs(Map<Digest, FileLocation> files) {
-        List<String> args = new ArrayList<>(files.size() * 2);
+    private static List<String> packStoredArgs(Digest pack, long packSize, Map<Digest, FileLocation> files) {
+        List<String> args = new ArrayList<>(files.size() * 2 + 2);
+        args.add(pack.toString());
+        args.add(Long.toString(packSize));
         files.forEach((file, location) -> {
             args.add(file.toString());
             args.add(location.pack() + " " + location.offset() + " " + location.length() + " " + location.size());
@@ -352,7 +367,7 @@ final class RedisDedupIndex implements DedupIndex {
         args.add(layer.toString());
         args.add(DedupLayerRecords.encode(committed));
         args.add(Long.toString(state.logicalSize()));
-        args.add(Long.toString(state.storedBytes()));
+        args.add(Long.toString(state.recordSize()));
         args.add(Integer.toString(committed.files()));
         distinct.forEach(file -> args.add(file.toString()));
         List<Object> reply = run("commit layer " + layer, COMMIT, fingerprint,
@@ -419,7 +434,13 @@ final class RedisDedupIndex implements DedupIndex {
         }
         if (stored.get().state() instanceof LayerState.Deduplicated deduplicated) {
             Map<Digest, FileLocation> files = recordFiles.files(deduplicated.record());
-            storeLocations("restore the files of layer " + layer.get(), files, "");
+            Map<Digest, Map<Digest, FileLocation>> byPack = new LinkedHashMap<>();
+            files.forEach((file, location) -> byPack.computeIfAbsent(location.pack(), pack -> new LinkedHashMap<>())
+                    .put(file, location));
+            for (Map.Entry<Digest, Map<Digest, FileLocation>> pack : byPack.entrySet()) {
+                storeLocations("restore the files of layer " + layer.get(), pack.getKey(),
+                        recordFiles.packSize(pack.getKey()), pack.getValue(), "");
+            }
             indexCommit(layer.get(), new DedupLayerRecords.Stored(deduplicated, files.size()), files.keySet(), "");
         } else {
             indexIntact(layer.get(), stored.get(), "");

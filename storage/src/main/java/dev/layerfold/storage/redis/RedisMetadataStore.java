@@ -4,6 +4,7 @@ import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
@@ -13,6 +14,7 @@ import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
 import dev.layerfold.storage.s3.S3Bucket;
 import java.io.IOException;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.Optional;
 
@@ -66,10 +68,25 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
      * @param namespace prefix of every Redis key, so several registries can share one Redis
      */
     public RedisMetadataStore(RedisConnection connection, S3Bucket bucket, String namespace) throws IOException {
-        this(connection, bucket, namespace, record -> {
-            throw new IOException("the dedup index must be rebuilt from the bucket, which holds deduplicated layers, "
+        this(connection, bucket, namespace, new NoLayerRecords());
+    }
+
+    /** For a store opened without a reader of layer records: a rebuild that finds deduplicated layers fails. */
+    private static final class NoLayerRecords implements LayerRecordFiles {
+        @Override
+        public Map<Digest, FileLocation> files(Digest record) throws IOException {
+            throw unreadable();
+        }
+
+        @Override
+        public long packSize(Digest pack) throws IOException {
+            throw unreadable();
+        }
+
+        private static IOException unreadable() {
+            return new IOException("the dedup index must be rebuilt from the bucket, which holds deduplicated layers, "
                     + "but this store was opened without a reader of their layer records (LayerRecordFiles)");
-        });
+        }
     }
 
     /**

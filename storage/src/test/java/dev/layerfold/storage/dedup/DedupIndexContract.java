@@ -193,6 +193,19 @@ public abstract class DedupIndexContract {
     }
 
     @Test
+    void aPackCountsAsStoredOnceFromWhenItIsRecordedWhetherOrNotALayerIsCommittedWithIt() throws Exception {
+        DedupIndex index = newIndex();
+        Map<Digest, FileLocation> first = Map.of(digest("a"), at(0));
+        Map<Digest, FileLocation> second = Map.of(digest("b"), at(10));
+
+        index.packStored(PACK, 20, first);
+        index.packStored(PACK, 20, second);
+        index.packStored(digest("another pack"), 7, Map.of(digest("c"), new FileLocation(digest("another pack"), 0, 7, 9)));
+
+        assertThat(sameIndex().totals().storedBytes()).isEqualTo(20 + 7);
+    }
+
+    @Test
     void totalsAddUpWhatWasCommittedAndKeptIntact() throws Exception {
         DedupIndex index = newIndex();
         Digest a = digest("a");
@@ -208,7 +221,7 @@ public abstract class DedupIndexContract {
 
         assertThat(totals.layersDeduplicated()).isEqualTo(2);
         assertThat(totals.logicalBytes()).isEqualTo(1500);
-        assertThat(totals.storedBytes()).isEqualTo(110);
+        assertThat(totals.storedBytes()).as("the pack, and the two records").isEqualTo(20 + 110);
         assertThat(totals.fileReferences()).isEqualTo(3);
         assertThat(totals.uniqueFiles()).isEqualTo(2);
         assertThat(totals.intactByReason()).isEqualTo(Map.of("not reproducible", 2L, "zstd", 1L));

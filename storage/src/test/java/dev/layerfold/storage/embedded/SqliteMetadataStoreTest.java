@@ -62,6 +62,30 @@ class SqliteMetadataStoreTest extends MetadataStoreContract {
     }
 
     @Test
+    void aVersionTwoFileCountsItsPacksAsStoredOnceMigrated() throws Exception {
+        Path db = dir.resolve("version-2.db");
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("""
+                    CREATE TABLE dedup_files (digest TEXT PRIMARY KEY, pack TEXT NOT NULL, offset INTEGER NOT NULL,
+                      length INTEGER NOT NULL, size INTEGER NOT NULL, refs INTEGER NOT NULL DEFAULT 0,
+                      stored_at_millis INTEGER NOT NULL) WITHOUT ROWID""");
+            statement.executeUpdate("""
+                    CREATE TABLE dedup_layers (digest TEXT PRIMARY KEY, record TEXT, logical_size INTEGER,
+                      stored_bytes INTEGER, file_count INTEGER, intact_reason TEXT) WITHOUT ROWID""");
+            statement.executeUpdate("INSERT INTO dedup_files VALUES ('f1', 'p', 0, 30, 90, 1, 0), ('f2', 'p', 30, 12, 40, 1, 0)");
+            statement.executeUpdate("INSERT INTO dedup_layers VALUES ('l', 'r', 130, 999, 2, NULL)");
+            statement.executeUpdate("PRAGMA user_version = 2");
+        }
+
+        try (SqliteMetadataStore store = new SqliteMetadataStore(db)) {
+            // Version 2 had counted 999 for the layer: its packs and record, as its own attempt stored them.
+            assertThat(store.dedupIndex().totals().storedBytes()).isEqualTo(30 + 12);
+            assertThat(store.dedupIndex().totals().logicalBytes()).isEqualTo(130);
+        }
+    }
+
+    @Test
     void tagsAcknowledgedBeforeAKillDashNineAreThereAfterReopening() throws Exception {
         Path db = dir.resolve("killed.db");
 

@@ -3,6 +3,8 @@ package dev.layerfold.storage.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.Descriptor;
@@ -206,7 +208,7 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
     private RedisMetadataStore watchedStore(WatchedLeases watched) throws IOException {
         store.close();
         RedisMetadataStore replacement = new RedisMetadataStore(RedisConnection.open(redisUrl(), cluster()), bucket,
-                namespace, record -> Map.of(), leases -> {
+                namespace, new NoDeduplicatedLayers(), leases -> {
                     watched.delegate = leases;
                     return watched;
                 });
@@ -262,5 +264,18 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
     /** As after a Redis restart without persistence: every key of this store's namespace is gone. */
     private void forgetEverythingInRedis() {
         SharedServerStores.forgetEverythingInRedis(redisUrl(), cluster(), namespace);
+    }
+
+    /** The bucket of these tests holds no deduplicated layer for a rebuild to read. */
+    private static final class NoDeduplicatedLayers implements LayerRecordFiles {
+        @Override
+        public Map<Digest, FileLocation> files(Digest record) {
+            return Map.of();
+        }
+
+        @Override
+        public long packSize(Digest pack) {
+            return 0;
+        }
     }
 }

@@ -203,9 +203,9 @@ abstract class KillDuringDedupContract {
 
     /**
      * Prints what the kills cost: bytes in the blob store beyond the images' own configs and manifests and
-     * what the totals count as stored are packs and records a killed worker wrote and nothing refers to
-     * (reclaiming them is the garbage collector's work), or live files a retry found stored and so did
-     * not count again.
+     * what the totals count as stored (every pack recorded, live or not, and the committed layers' records)
+     * are layer records a killed worker wrote that no layer refers to, and blobs of layers kept intact;
+     * reclaiming the dead packs and records is the garbage collector's work.
      */
     private void report(long seed, List<Kill> kills, Totals totals) throws IOException, InterruptedException {
         StringBuilder line = new StringBuilder("kill -9 during dedup, seed " + seed + ": ");
