@@ -1,5 +1,7 @@
 package dev.layerfold.storage;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -75,6 +77,16 @@ public record Digest(Algorithm algorithm, String hex) implements Comparable<Dige
     /** The digest of bytes held in memory (manifests, small test data); blobs are hashed as they stream. */
     public static Digest of(Algorithm algorithm, byte[] bytes) {
         return fromBytes(algorithm, algorithm.newMessageDigest().digest(bytes));
+    }
+
+    /** The digest of everything {@code in} yields, read a buffer at a time. */
+    public static Digest of(Algorithm algorithm, InputStream in) throws IOException {
+        MessageDigest digest = algorithm.newMessageDigest();
+        byte[] buffer = new byte[256 * 1024];
+        for (int read; (read = in.read(buffer)) >= 0; ) {
+            digest.update(buffer, 0, read);
+        }
+        return fromBytes(algorithm, digest.digest());
     }
 
     public static Digest sha256(byte[] bytes) {

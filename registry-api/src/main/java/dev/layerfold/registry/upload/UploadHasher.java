@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,8 +33,8 @@ import org.springframework.stereotype.Component;
  *       every append ({@link Appended#hashState()}); the running hash is then a {@link ResumableHash}.</li>
  * </ul>
  * Digests in another algorithm than the running one are computed on demand by re-reading the upload;
- * where the store cannot do that, only for uploads sent in one request, which are hashed in those
- * algorithms as they arrive.
+ * where the store cannot do that, uploads sent in one request are hashed in those algorithms as they
+ * arrive, and others are checked by the store as it publishes them ({@link BlobStore#publishIfDigest}).
  */
 @Component
 class UploadHasher {
@@ -115,12 +114,29 @@ class UploadHasher {
     }
 
     /**
-     * The digest, in {@code algorithm}, of the first {@code size} bytes of the upload.
+     * Whether {@link #digest} can tell the upload's digest in {@code algorithm}. It cannot for another
+     * algorithm than the running one on a store that cannot read unfinished uploads back (S3 parts),
+     * unless the upload came in one request: then only the store can check it, once the upload is whole
+     * ({@link BlobStore#publishIfDigest}).
+     */
+    boolean canDigest(UploadState saved, long size, Digest.Algorithm algorithm) {
+        if (!resumable || algorithm == UploadIds.runningAlgorithm(saved.id())) {
+            return true;
+        }
+        HeldHash held = running.get(saved.id());
+        return held != null && held.size() == size && held.wholeDigests().containsKey(algorithm);
+    }
+
+    /**
+     * The digest, in {@code algorithm}, of the first {@code size} bytes of the upload; only where
+     * {@link #canDigest} says so.
      *
      * @param saved the upload's state as last saved, to recover its hash from
-     * @throws RegistryException (UNSUPPORTED) for an algorithm this store's uploads cannot be verified in
      */
     Digest digest(UploadState saved, long size, Digest.Algorithm algorithm) throws IOException {
+        if (!canDigest(saved, size, algorithm)) {
+            throw new IllegalStateException("upload " + saved.id() + " cannot be hashed in " + algorithm.prefix() + " here");
+        }
         HeldHash held = running.get(saved.id());
         boolean current = held != null && held.size() == size;
         if (algorithm == UploadIds.runningAlgorithm(saved.id())) {
@@ -128,11 +144,6 @@ class UploadHasher {
         }
         if (current && held.wholeDigests().containsKey(algorithm)) {
             return held.wholeDigests().get(algorithm);
-        }
-        if (resumable) {
-            throw RegistryException.of(ErrorCode.UNSUPPORTED, algorithm.prefix() + " digests are verified on this "
-                    + "registry's storage only for blobs sent in one request or uploads opened with ?digest-algorithm="
-                    + algorithm.prefix() + "; push the blob again that way").withStatus(HttpStatus.BAD_REQUEST);
         }
         return rehash(saved.id(), size, new JdkHash(algorithm)).finish();
     }

@@ -132,20 +132,31 @@ class UploadService {
         long size = finalChunk.isPresent()
                 ? appendChunk(state, range, finalChunk.get(), algorithmsOf(expected)).size()
                 : blobs.uploadSize(uploadId);
+        List<Digest> checkedByStore = expected.stream()
+                .filter(digest -> !hasher.canDigest(state, size, digest.algorithm())).toList();
+        if (!checkedByStore.isEmpty() && expected.size() > 1) {
+            discard(uploadId);
+            throw RegistryException.of(ErrorCode.UNSUPPORTED, "this registry's storage checks a " + checkedByStore.getFirst()
+                    .algorithm().prefix() + " digest of an upload sent in several requests only if it is the one digest "
+                    + "given; close the upload with ?digest= once").withStatus(HttpStatus.BAD_REQUEST);
+        }
         for (Digest digest : expected) {
-            Digest actual = verifiableDigest(state, size, digest.algorithm());
-            if (!actual.equals(digest)) {
-                discard(uploadId);
-                throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
-                                + actual + ", not " + digest + "; the upload was discarded, push the blob again",
-                        Map.of("expected", digest.toString(), "actual", actual.toString()));
+            if (!checkedByStore.contains(digest)) {
+                requireDigest(uploadId, size, digest, hasher.digest(state, size, digest.algorithm()));
             }
         }
         Digest digest = expected.getFirst();
         if (claim.isPresent() && !claim.get().stillHeld()) {
             throw claimedElsewhere(state.repository(), uploadId);
         }
-        blobs.publish(uploadId, digest);
+        if (checkedByStore.isEmpty()) {
+            blobs.publish(uploadId, digest);
+        } else {
+            Optional<Digest> mismatch = blobs.publishIfDigest(uploadId, digest);
+            if (mismatch.isPresent()) {
+                requireDigest(uploadId, size, digest, mismatch.get());
+            }
+        }
         metadata.linkBlob(state.repository(), digest);
         metadata.deleteUpload(uploadId);
         hasher.forget(uploadId);
@@ -228,13 +239,13 @@ class UploadService {
         return hasher.append(state, size, new ExactLengthInputStream(body, range.get().length()), closingWith);
     }
 
-    /** The upload's digest; an upload that cannot be verified is of no use any more, so it is discarded. */
-    private Digest verifiableDigest(UploadState state, long size, Digest.Algorithm algorithm) throws IOException {
-        try {
-            return hasher.digest(state, size, algorithm);
-        } catch (RegistryException e) {
-            discard(state.id());
-            throw e;
+    /** An upload whose bytes are not what the client said is of no use any more, so it is discarded. */
+    private void requireDigest(String uploadId, long size, Digest expected, Digest actual) throws IOException {
+        if (!actual.equals(expected)) {
+            discard(uploadId);
+            throw RegistryException.of(ErrorCode.DIGEST_INVALID, "the " + size + " bytes uploaded have digest "
+                            + actual + ", not " + expected + "; the upload was discarded, push the blob again",
+                    Map.of("expected", expected.toString(), "actual", actual.toString()));
         }
     }
 

@@ -88,16 +88,32 @@ class UploadAcrossProcessesOnS3Test {
     }
 
     @Test
-    void closingAChunkedUploadWithASha512IsRefusedClearlyAndDiscardsIt() throws Exception {
-        GeneratedContent content = new GeneratedContent(PART + 1, 9);
+    void aChunkedUploadClosedWithASha512IsCheckedByTheStoreAsItIsPublished() throws Exception {
+        GeneratedContent content = new GeneratedContent(2L * PART + 9, 9);
+        long firstEnd = PART + 3;
+        String upload = newProcess().start(REPOSITORY);
+        newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(0, firstEnd));
+        newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(firstEnd, content.size()));
+
+        Digest published = newProcess().complete(REPOSITORY, upload, List.of(sha512(content)), Optional.empty(),
+                Optional.empty());
+
+        assertThat(published).isEqualTo(sha512(content));
+        assertThat(newStore().size(published)).contains(content.size());
+    }
+
+    @Test
+    void aChunkedUploadClosedWithAWrongSha512IsRefusedAndDiscarded() throws Exception {
+        GeneratedContent content = new GeneratedContent(PART + 1, 19);
+        Digest wrong = sha512(new GeneratedContent(PART + 1, 20));
         String upload = newProcess().start(REPOSITORY);
         newProcess().append(REPOSITORY, upload, Optional.empty(), content.stream(0, content.size()));
 
-        assertThatThrownBy(() -> newProcess().complete(REPOSITORY, upload, List.of(sha512(content)),
-                Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> newProcess().complete(REPOSITORY, upload, List.of(wrong), Optional.empty(), Optional.empty()))
                 .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.errors().getFirst().code())
-                        .isEqualTo(ErrorCode.UNSUPPORTED))
-                .hasMessageContaining("only for blobs sent in one request");
+                        .isEqualTo(ErrorCode.DIGEST_INVALID))
+                .hasMessageContaining(sha512(content).toString());
+        assertThat(newStore().size(wrong)).isEmpty();
         assertThatThrownBy(() -> newProcess().size(REPOSITORY, upload))
                 .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.errors().getFirst().code())
                         .isEqualTo(ErrorCode.BLOB_UPLOAD_UNKNOWN));

@@ -96,6 +96,26 @@ public interface BlobStore {
      */
     void publish(String uploadId, Digest digest) throws IOException;
 
+    /**
+     * Publishes the upload as {@link #publish} does, but only if its bytes have digest {@code digest},
+     * which the store checks by reading them back once they are whole: for a digest in an algorithm the
+     * caller did not hash the upload in, on a store that cannot read an unfinished upload back. Even if
+     * the blob exists already, the upload's own bytes are checked, so that no one links a blob without
+     * having sent it. On a mismatch nothing is published, the caller discards the upload, and the
+     * bytes' actual digest is returned.
+     */
+    default Optional<Digest> publishIfDigest(String uploadId, Digest digest) throws IOException {
+        Digest actual;
+        try (InputStream in = openUpload(uploadId, 0)) {
+            actual = Digest.of(digest.algorithm(), in);
+        }
+        if (!actual.equals(digest)) {
+            return Optional.of(actual);
+        }
+        publish(uploadId, digest);
+        return Optional.empty();
+    }
+
     /** Discards an upload; a no-op if it does not exist. */
     void abortUpload(String uploadId) throws IOException;
 

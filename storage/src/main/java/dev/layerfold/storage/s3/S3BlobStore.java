@@ -259,6 +259,40 @@ public final class S3BlobStore implements BlobStore {
         bucket.delete(BlobKeys.upload(uploadId));
     }
 
+    /**
+     * Completes the multipart upload into the upload's body object, the only way S3 reads its parts back,
+     * and hashes it before pointing the blob at it; a tail alone is hashed where it is.
+     */
+    @Override
+    public Optional<Digest> publishIfDigest(String uploadId, Digest digest) throws IOException {
+        UploadRecord record = load(uploadId);
+        if (record.publishing() == null && !record.hasParts()) {
+            Digest actual = Digest.of(digest.algorithm(), record.tail());
+            if (!actual.equals(digest)) {
+                return Optional.of(actual);
+            }
+            publish(uploadId, digest);
+            return Optional.empty();
+        }
+        if (record.publishing() != null && !record.publishing().equals(digest)) {
+            return Optional.of(record.publishing());
+        }
+        UploadRecord completing = record.publishing() != null ? record : markPublishing(uploadId, record, digest);
+        completeInPlace(uploadId, completing);
+        String body = BlobKeys.body(uploadId);
+        Digest actual;
+        try (InputStream in = bucket.getRange(body, 0, completing.size())
+                .orElseThrow(() -> new IOException("the completed body of upload " + uploadId + " is gone"))) {
+            actual = Digest.of(digest.algorithm(), in);
+        }
+        if (!actual.equals(digest)) {
+            return Optional.of(actual); // abortUpload removes the body: no pointer names it
+        }
+        pointTo(digest, body, completing.size());
+        bucket.delete(BlobKeys.upload(uploadId));
+        return Optional.empty();
+    }
+
     /** Uploads the tail as the last part and records the digest, so a crash from here on can be resumed. */
     private UploadRecord markPublishing(String uploadId, UploadRecord record, Digest digest) throws IOException {
         List<String> etags = new ArrayList<>(record.partEtags());

@@ -289,6 +289,61 @@ public abstract class BlobStoreContract {
 
     @Test
     @Timeout(60)
+    void anUploadCheckedByTheStoreIsPublishedOnlyUnderItsOwnDigest() throws Exception {
+        GeneratedContent content = new GeneratedContent(12L * MiB + 5, 11);
+        Digest sha512 = sha512Of(content);
+        Digest wrong = Digest.of(Digest.Algorithm.SHA512, "other bytes".getBytes(UTF_8));
+        String mismatched = uploadInChunks(content);
+        String matching = uploadInChunks(content);
+        String tailOnly = newUploadId();
+        store.startUpload(tailOnly);
+        store.append(tailOnly, new ByteArrayInputStream("small".getBytes(UTF_8)));
+
+        assertThat(store.publishIfDigest(mismatched, wrong)).contains(sha512);
+        assertThat(store.size(wrong)).isEmpty();
+        store.abortUpload(mismatched);
+        assertThat(store.publishIfDigest(tailOnly, wrong)).contains(Digest.of(Digest.Algorithm.SHA512, "small".getBytes(UTF_8)));
+        assertThat(store.publishIfDigest(matching, sha512)).isEmpty();
+
+        assertThat(store.size(sha512)).contains(content.size());
+        try (InputStream in = store.open(sha512, 0, -1).orElseThrow()) {
+            assertThat(Digest.of(Digest.Algorithm.SHA512, in)).isEqualTo(sha512);
+        }
+    }
+
+    @Test
+    void anUploadClaimingABlobThatExistsIsCheckedAgainstItsOwnBytes() throws Exception {
+        byte[] data = "the blob".getBytes(UTF_8);
+        Digest digest = Digest.of(Digest.Algorithm.SHA512, data);
+        String original = newUploadId();
+        store.startUpload(original);
+        store.append(original, new ByteArrayInputStream(data));
+        store.publish(original, digest);
+        String impostor = newUploadId();
+        store.startUpload(impostor);
+        store.append(impostor, new ByteArrayInputStream("not the blob".getBytes(UTF_8)));
+
+        assertThat(store.publishIfDigest(impostor, digest)).isPresent();
+    }
+
+    private String uploadInChunks(GeneratedContent content) throws IOException {
+        String upload = newUploadId();
+        store.startUpload(upload);
+        long chunk = 5L * MiB;
+        for (long from = 0; from < content.size(); from += chunk) {
+            store.append(upload, content.stream(from, Math.min(content.size(), from + chunk)));
+        }
+        return upload;
+    }
+
+    private static Digest sha512Of(GeneratedContent content) throws IOException {
+        try (InputStream in = content.stream(0, content.size())) {
+            return Digest.of(Digest.Algorithm.SHA512, in);
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void streamsABlobLargerThanAnyBufferWithoutHoldingIt() throws Exception {
         long size = 64L * MiB;
         GeneratedContent content = new GeneratedContent(size, 42);
