@@ -9,4 +9,6 @@ public interface DedupStorage {
     DedupQueue dedupQueue();
 
     DedupIndex dedupIndex();
+
+    LayerPulls layerPulls();
 }

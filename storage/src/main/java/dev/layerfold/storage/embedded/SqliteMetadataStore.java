@@ -7,6 +7,7 @@ import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.LayerPulls;
 import dev.layerfold.storage.dedup.DedupStorage;
 import java.io.IOException;
 import java.time.Clock;
@@ -26,6 +27,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final UploadStateStore uploads;
     private final DedupQueue dedupQueue;
     private final DedupIndex dedupIndex;
+    private final LayerPulls layerPulls;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -35,6 +37,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.uploads = new SqliteUploadStateStore(db);
         this.dedupQueue = new SqliteDedupQueue(db, Clock.systemUTC());
         this.dedupIndex = new SqliteDedupIndex(db, Clock.systemUTC());
+        this.layerPulls = new SqliteLayerPulls(db, Clock.systemUTC());
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -70,6 +73,11 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
+    }
+
+    @Override
+    public LayerPulls layerPulls() {
+        return layerPulls;
     }
 
     @Override

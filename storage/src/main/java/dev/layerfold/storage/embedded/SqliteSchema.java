@@ -15,8 +15,8 @@ final class SqliteSchema {
 
     /**
      * 2 added the claims on uploads and the dedup tables; 3 counts stored bytes per pack rather than per
-     * layer (a pack stored by a worker that died before its commit still takes space). Older files are
-     * migrated when opened.
+     * layer (a pack stored by a worker that died before its commit still takes space), and pulls per
+     * layer. Older files are migrated when opened.
      */
     static final int VERSION = 3;
 
@@ -109,6 +109,12 @@ final class SqliteSchema {
             CREATE TABLE IF NOT EXISTS dedup_packs (
               digest TEXT PRIMARY KEY,
               size INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS layer_pulls (
+              digest TEXT PRIMARY KEY,
+              pulls REAL NOT NULL,
+              at_millis INTEGER NOT NULL,
+              last_pull_millis INTEGER NOT NULL
             ) WITHOUT ROWID;
             """;
 

@@ -63,6 +63,11 @@ final class DedupKeys {
         return index + "intact";
     }
 
+    /** Hash: blob digest to its decayed pull count (see RedisLayerPulls). */
+    String pulls() {
+        return index + "pulls";
+    }
+
     /** A worker's claim on a file, expiring by itself. */
     String claim(Digest file) {
         return index + "claim:" + file;

@@ -5,6 +5,7 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerPulls;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
@@ -60,6 +61,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     private final RedisUploadStates uploads;
     private final RedisDedupQueue dedupQueue;
     private final RedisDedupIndex dedupIndex;
+    private final RedisLayerPulls layerPulls;
 
     /**
      * Opens the store over its own Redis connection (closed with the store) and a bucket owned by the
@@ -120,6 +122,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         this.uploads = new RedisUploadStates(redis, keys);
         DedupKeys dedupKeys = new DedupKeys(keys);
         this.dedupQueue = new RedisDedupQueue(redis, dedupKeys);
+        this.layerPulls = new RedisLayerPulls(redis, dedupKeys);
         this.dedupIndex = new RedisDedupIndex(redis, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
                 layerRecordFiles);
         try {
@@ -149,6 +152,11 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
+    }
+
+    @Override
+    public LayerPulls layerPulls() {
+        return layerPulls;
     }
 
     /**
