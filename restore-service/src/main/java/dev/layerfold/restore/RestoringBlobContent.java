@@ -11,30 +11,31 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Blob content as clients see it: intact blobs from the store, deduplicated layers rebuilt. The
- * intact copy is asked first, since most blobs are intact and it costs no rebuild; a layer thinned
- * between a size check and the read (the dedup worker removed its intact copy) is then rebuilt.
+ * Blob content as clients see it: intact blobs from the store, deduplicated layers rebuilt (once across
+ * the cluster, see {@link RestoreOnce}). The intact copy is asked first, since most blobs are intact and
+ * it costs no rebuild; a layer thinned between a size check and the read (the dedup worker removed its
+ * intact copy) is then rebuilt.
  */
 public final class RestoringBlobContent implements BlobContent {
 
     private final BlobStore blobs;
-    private final LayerRestorer restorer;
+    private final RestoreOnce restores;
 
-    public RestoringBlobContent(BlobStore blobs, LayerRestorer restorer) {
+    public RestoringBlobContent(BlobStore blobs, RestoreOnce restores) {
         this.blobs = blobs;
-        this.restorer = restorer;
+        this.restores = restores;
     }
 
     @Override
     public Optional<Long> size(Digest digest) throws IOException {
         Optional<Long> intact = blobs.size(digest);
-        return intact.isPresent() ? intact : restorer.size(digest);
+        return intact.isPresent() ? intact : restores.size(digest);
     }
 
     @Override
     public Optional<InputStream> open(Digest digest, long offset, long length) throws IOException {
         Optional<InputStream> intact = blobs.open(digest, offset, length);
-        return intact.isPresent() ? intact : restorer.open(digest, offset, length);
+        return intact.isPresent() ? intact : restores.open(digest, offset, length);
     }
 
     @Override

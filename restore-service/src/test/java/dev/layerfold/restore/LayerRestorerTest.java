@@ -4,19 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
-import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
-import dev.layerfold.dedup.pipeline.DedupLimits;
-import dev.layerfold.dedup.pipeline.DedupOutcome;
-import dev.layerfold.dedup.pipeline.DedupSettings;
-import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.storage.Digest;
-import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -24,18 +16,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.zip.GZIPOutputStream;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +36,7 @@ class LayerRestorerTest {
     private FilesystemBlobStore blobs;
     private SqliteMetadataStore metadata;
     private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-    private final List<Runnable> heldRebuilds = new ArrayList<>();
+    private final HeldExecutor heldRebuilds = new HeldExecutor();
     private final ExecutorService fetchers = Executors.newFixedThreadPool(4);
     private LayerRestorer restorer;
 
@@ -60,38 +44,7 @@ class LayerRestorerTest {
     void stores() throws IOException {
         blobs = new FilesystemBlobStore(dir.resolve("data"));
         metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
-        // Rebuilds wait until the test runs them, so that requests can be made to overlap for certain.
-        ExecutorService held = new AbstractExecutorService() {
-            @Override
-            public void execute(Runnable task) {
-                heldRebuilds.add(task);
-            }
-
-            @Override
-            public void shutdown() {
-            }
-
-            @Override
-            public List<Runnable> shutdownNow() {
-                return List.of();
-            }
-
-            @Override
-            public boolean isShutdown() {
-                return false;
-            }
-
-            @Override
-            public boolean isTerminated() {
-                return false;
-            }
-
-            @Override
-            public boolean awaitTermination(long timeout, TimeUnit unit) {
-                return true;
-            }
-        };
-        restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory()), held, fetchers,
+        restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory()), heldRebuilds, fetchers,
                 dir.resolve("spool"), metrics);
     }
 
@@ -109,7 +62,7 @@ class LayerRestorerTest {
         InputStream range = restorer.open(Digest.sha256(layer), 4096, 10_000).orElseThrow();
         runHeldRebuilds();
 
-        assertThat(heldRebuilds).as("one rebuild for both requests").hasSize(1);
+        assertThat(heldRebuilds.heldSoFar()).as("one rebuild for both requests").isEqualTo(1);
         assertThat(first.readAllBytes()).isEqualTo(layer);
         assertThat(range.readAllBytes()).isEqualTo(Arrays.copyOfRange(layer, 4096, 14_096));
         assertThat(restorer.size(Digest.sha256(layer))).contains((long) layer.length);
@@ -134,21 +87,11 @@ class LayerRestorerTest {
     }
 
     private void runHeldRebuilds() {
-        heldRebuilds.forEach(Runnable::run);
+        heldRebuilds.runHeld();
     }
 
-    /** Pushes the layer into the blob store and runs the real pipeline on it; it must come out deduplicated. */
     private byte[] deduplicated(byte[] layer) throws IOException {
-        blobs.startUpload("u");
-        blobs.append("u", new ByteArrayInputStream(layer));
-        blobs.publish("u", Digest.sha256(layer));
-        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, metadata.dedupIndex(), new LayerSplitter(StandardEncoders.identifier()),
-                new LayerRebuilder(StandardEncoders.factory()),
-                new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT));
-        DedupOutcome outcome = deduplicator.deduplicate(new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length), "test");
-        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
-        assertThat(blobs.size(Digest.sha256(layer))).as("thinned").isEmpty();
-        return layer;
+        return DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), dir.resolve("scratch"), layer);
     }
 
     /** Flips a byte in the middle of every blob that is not a layer record (the packs). */
@@ -170,20 +113,6 @@ class LayerRestorerTest {
     }
 
     private static byte[] layer(Random random, int files) throws IOException {
-        ByteArrayOutputStream blob = new ByteArrayOutputStream();
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(blob))) {
-            for (int i = 0; i < files; i++) {
-                byte[] content = new byte[5_000 + random.nextInt(60_000)];
-                for (int j = 0; j < content.length; j++) {
-                    content[j] = (byte) ('a' + random.nextInt(20));
-                }
-                TarArchiveEntry entry = new TarArchiveEntry("file-" + i);
-                entry.setSize(content.length);
-                tar.putArchiveEntry(entry);
-                tar.write(content);
-                tar.closeArchiveEntry();
-            }
-        }
-        return blob.toByteArray();
+        return DeduplicatedLayers.layer(random, files);
     }
 }

@@ -7,14 +7,19 @@ import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupMetrics;
 import dev.layerfold.dedup.pipeline.DedupSettings;
 import dev.layerfold.dedup.pipeline.DedupWorker;
+import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
+import dev.layerfold.dedup.pipeline.IntactCopySweeper;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.restore.LayerRestorer;
+import dev.layerfold.restore.RestoreOnce;
 import dev.layerfold.restore.RestoringBlobContent;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.dedup.LayerPulls;
+import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -66,13 +71,23 @@ public class DedupConfiguration {
     }
 
     @Bean
-    LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, DedupProperties dedup, StorageProperties storage)
-            throws IOException {
+    LayerPulls layerPulls(MetadataStore metadata) {
+        return storage(metadata).layerPulls();
+    }
+
+    @Bean
+    IntactCopyPolicy intactCopyPolicy(LayerPulls pulls, DedupProperties dedup) {
+        return new IntactCopyPolicy(pulls, dedup.mode() == DedupProperties.Mode.SELECTIVE, dedup.hotPulls(), dedup.keepRestored());
+    }
+
+    @Bean
+    LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, DedupProperties dedup, StorageProperties storage,
+                                        IntactCopyPolicy copies) throws IOException {
         Path scratch = scratch(dedup, storage).resolve("dedup");
         emptyScratch(scratch);
         DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), dedup.claimTime(), DedupLimits.DEFAULT);
         return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
-                new LayerRebuilder(StandardEncoders.factory()), settings);
+                new LayerRebuilder(StandardEncoders.factory()), settings, copies);
     }
 
     private static Path scratch(DedupProperties dedup, StorageProperties storage) {
@@ -134,8 +149,30 @@ public class DedupConfiguration {
         return new LayerRestorer(blobs, index, new LayerRebuilder(StandardEncoders.factory()), encoders, fetchers, spool, registry);
     }
 
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService restoredCopyWriters() {
+        return Executors.newFixedThreadPool(4, Thread.ofPlatform().daemon().name("restored-copy-", 0).factory());
+    }
+
     @Bean
-    BlobContent blobContent(BlobStore blobs, LayerRestorer restorer) {
-        return new RestoringBlobContent(blobs, restorer);
+    RestoreOnce restoreOnce(BlobStore blobs, LayerRestorer restorer, ObjectProvider<Leases> leases, DedupProperties dedup,
+                            @Qualifier("restoredCopyWriters") ExecutorService writers, MeterRegistry registry) {
+        return new RestoreOnce(blobs, restorer, leases.getIfAvailable(), writers, dedup.restoreWait(), registry);
+    }
+
+    /** In every process that runs workers: intact copies follow pulls whatever the mode, as restores make them. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnExpression("${layerfold.dedup.workers:1} > 0")
+    IntactCopySweeper intactCopySweeper(BlobStore blobs, DedupIndex index, LayerPulls pulls, IntactCopyPolicy copies,
+                                        RestoreOnce restores, ObjectProvider<Leases> leases, MeterRegistry registry,
+                                        DedupProperties dedup) {
+        IntactCopySweeper sweeper = new IntactCopySweeper(blobs, index, pulls, copies, restores, leases.getIfAvailable(), registry);
+        sweeper.start(dedup.sweepInterval());
+        return sweeper;
+    }
+
+    @Bean
+    BlobContent blobContent(BlobStore blobs, RestoreOnce restores) {
+        return new RestoringBlobContent(blobs, restores);
     }
 }

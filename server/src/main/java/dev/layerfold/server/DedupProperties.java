@@ -11,8 +11,10 @@ import org.springframework.util.unit.DataSize;
  * comes from the environment, e.g. {@code LAYERFOLD_DEDUP_MODE}.
  *
  * @param mode      {@code all}: every layer the codec reproduces is stored as unique files plus a
- *                  recipe; {@code off}: nothing is queued or deduplicated (layers deduplicated
- *                  earlier are still restored)
+ *                  recipe; {@code selective}: the same, but a hot layer (pulled at least
+ *                  {@code hotPulls} times a day, decayed) keeps its intact blob beside its recipe, and
+ *                  loses it once cold; {@code off}: nothing is queued or deduplicated (layers
+ *                  deduplicated earlier are still restored)
  * @param workers   dedup worker threads in this process; 0 runs none here (another process's workers
  *                  take the queue), so a process can serve the API only
  * @param scratch   local directory where a worker spools a layer's new files ({@code dedup/}) and
@@ -27,6 +29,14 @@ import org.springframework.util.unit.DataSize;
  * @param claimTime how long a worker's claim on a file it is about to store lasts: files a dead worker
  *                  claimed are stored by another after this long. Longer than storing one layer's
  *                  new files takes, or two workers may store a file twice (harmless, but wasted)
+ * @param hotPulls  in {@code selective} mode, pulls per day (decayed, half-life one day) from which a
+ *                  layer is hot and stays intact
+ * @param keepRestored how long a rebuilt layer, published back as an intact copy, stays after its last
+ *                  pull, so a layer pulled by many nodes at once is rebuilt once
+ * @param sweepInterval how often intact copies are thinned or rehydrated by their pulls (one process
+ *                  at a time)
+ * @param restoreWait how long a pull waits for another process's rebuild of the layer before it
+ *                  rebuilds it itself
  */
 @ConfigurationProperties("layerfold.dedup")
 public record DedupProperties(
@@ -37,9 +47,13 @@ public record DedupProperties(
         @DefaultValue("64MB") DataSize packSize,
         @DefaultValue("0") int yieldAt,
         @DefaultValue("2m") Duration lease,
-        @DefaultValue("15m") Duration claimTime) {
+        @DefaultValue("15m") Duration claimTime,
+        @DefaultValue("10") double hotPulls,
+        @DefaultValue("15m") Duration keepRestored,
+        @DefaultValue("1m") Duration sweepInterval,
+        @DefaultValue("2m") Duration restoreWait) {
 
-    public enum Mode { OFF, ALL }
+    public enum Mode { OFF, ALL, SELECTIVE }
 
     int yieldThreshold() {
         return yieldAt > 0 ? yieldAt : Runtime.getRuntime().availableProcessors();

@@ -1,8 +1,13 @@
 package dev.layerfold.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import dev.layerfold.registry.blob.PullCounter;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.LayerHeat;
+import dev.layerfold.storage.dedup.LayerPulls;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -19,7 +24,6 @@ import java.util.TreeMap;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import dev.layerfold.storage.blob.BlobStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -55,6 +59,12 @@ class DeduplicationTest {
 
     @Autowired
     BlobStore blobStore;
+
+    @Autowired
+    PullCounter pullCounter;
+
+    @Autowired
+    LayerPulls layerPulls;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -92,6 +102,11 @@ class DeduplicationTest {
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.headers().firstValueAsLong("Content-Length")).hasValue(shared.length);
+
+        pullCounter.flush();
+        LayerHeat pulls = layerPulls.heat(Digest.sha256(extended)).orElseThrow();
+        assertThat(pulls.pullsAt(pulls.atMillis())).as("the whole GET counts; the range and the HEAD do not")
+                .isCloseTo(1.0, within(0.01));
     }
 
     @Test

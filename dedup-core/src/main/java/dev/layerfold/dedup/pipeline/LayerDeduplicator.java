@@ -61,10 +61,13 @@ public final class LayerDeduplicator {
     private final DedupSettings settings;
     private final ContentAddressedWriter writer;
     private final StoredFiles storedFiles;
+    private final IntactCopyPolicy copies;
 
+    /** @param copies whether a layer keeps its intact blob once deduplicated (mode {@code selective}: while hot) */
     public LayerDeduplicator(BlobStore blobs, DedupIndex index, LayerSplitter splitter, LayerRebuilder rebuilder,
-                             DedupSettings settings) {
+                             DedupSettings settings, IntactCopyPolicy copies) {
         this.blobs = blobs;
+        this.copies = copies;
         this.index = index;
         this.splitter = splitter;
         this.rebuilder = rebuilder;
@@ -78,7 +81,7 @@ public final class LayerDeduplicator {
         Digest layer = task.layer();
         Optional<LayerState> state = index.layer(layer);
         if (state.isPresent()) {
-            if (state.get() instanceof LayerState.Deduplicated) {
+            if (state.get() instanceof LayerState.Deduplicated && !copies.keepsIntactWhenDeduplicated(layer)) {
                 // The same layer pushed again after it was thinned is intact once more; its record was proven.
                 blobs.delete(layer);
             }
@@ -134,7 +137,9 @@ public final class LayerDeduplicator {
             if (!index.commitLayer(layer, deduplicated, record.files().keySet())) {
                 return DedupOutcome.retry("a file of this layer was reclaimed while it was being deduplicated");
             }
-            blobs.delete(layer);
+            if (!copies.keepsIntactWhenDeduplicated(layer)) {
+                blobs.delete(layer);
+            }
             return new DedupOutcome(DedupOutcome.Kind.DEDUPLICATED, "", recipe.blobSize(), stored);
         }
     }

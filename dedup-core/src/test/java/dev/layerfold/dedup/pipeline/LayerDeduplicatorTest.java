@@ -73,9 +73,30 @@ class LayerDeduplicatorTest {
     }
 
     private LayerDeduplicator deduplicator(DedupIndex index, DedupLimits limits) {
+        return deduplicator(index, limits, IntactCopyPolicy.NO_COPIES);
+    }
+
+    private LayerDeduplicator deduplicator(DedupIndex index, DedupLimits limits, IntactCopyPolicy copies) {
         return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
-                new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), limits));
+                new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), limits), copies);
+    }
+
+    @Test
+    void inSelectiveModeAHotLayerIsDeduplicatedButKeepsItsIntactBlobAndAColdOneIsThinned() throws Exception {
+        byte[] hot = push(gzipLayer(files(new Random(21), "hot/", 6)));
+        byte[] cold = push(gzipLayer(files(new Random(22), "cold/", 6)));
+        metadata.layerPulls().record(Map.of(Digest.sha256(hot), 5L, Digest.sha256(cold), 1L));
+        IntactCopyPolicy selective = new IntactCopyPolicy(metadata.layerPulls(), true, 3, Duration.ZERO);
+
+        assertThat(deduplicator(index, DedupLimits.DEFAULT, selective).deduplicate(task(hot), "w").kind())
+                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(deduplicator(index, DedupLimits.DEFAULT, selective).deduplicate(task(cold), "w").kind())
+                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(blobs.size(Digest.sha256(hot))).as("hot: intact").contains((long) hot.length);
+        assertThat(blobs.size(Digest.sha256(cold))).as("cold: thinned").isEmpty();
+        assertThat(rebuilt(hot)).as("the hot layer's recipe is proven all the same").isEqualTo(hot);
     }
 
     @Test

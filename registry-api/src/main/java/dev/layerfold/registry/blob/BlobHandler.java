@@ -22,9 +22,11 @@ import org.springframework.stereotype.Component;
 class BlobHandler implements RouteHandler<Route.Blob> {
 
     private final RepositoryBlobs blobs;
+    private final PullCounter pulls;
 
-    BlobHandler(RepositoryBlobs blobs) {
+    BlobHandler(RepositoryBlobs blobs, PullCounter pulls) {
         this.blobs = blobs;
+        this.pulls = pulls;
     }
 
     @Override
@@ -51,6 +53,7 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         if (!request.isHead() && !notModified) {
             Optional<URI> direct = blobs.directUrl(route.digest());
             if (direct.isPresent()) {
+                pulls.pulled(route.digest());
                 // No Cache-Control: the URL expires long before the content would.
                 response.setStatus(HttpStatus.TEMPORARY_REDIRECT.value());
                 response.setHeader("Location", direct.get().toString());
@@ -84,6 +87,9 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         response.setContentType("application/octet-stream");
         response.setContentLengthLong(range.length());
         if (!request.isHead() && range.length() > 0) {
+            if (range.first() == 0) {
+                pulls.pulled(route.digest());
+            }
             send(route, range, request, response);
         }
     }

@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
 import dev.layerfold.dedup.pipeline.DedupSettings;
+import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
@@ -54,7 +55,7 @@ final class EmbeddedDedup implements AutoCloseable {
         this.blobs = new FilesystemBlobStore(dir.resolve("data"));
         this.metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
         DedupSettings settings = new DedupSettings(dir.resolve("scratch"), 3, 64L << 20, Duration.ofMinutes(15), DedupLimits.DEFAULT);
-        this.deduplicator = new LayerDeduplicator(blobs, index(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings);
+        this.deduplicator = new LayerDeduplicator(blobs, index(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings, IntactCopyPolicy.NO_COPIES);
         this.storedFiles = new StoredFiles(blobs);
         this.encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
                 Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());

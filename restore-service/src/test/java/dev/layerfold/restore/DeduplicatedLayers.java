@@ -1,0 +1,68 @@
+package dev.layerfold.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.pipeline.DedupLimits;
+import dev.layerfold.dedup.pipeline.DedupOutcome;
+import dev.layerfold.dedup.pipeline.DedupSettings;
+import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
+import dev.layerfold.dedup.pipeline.LayerDeduplicator;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.LayerTask;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+
+/** Layers for restore tests: made up, pushed into a blob store and run through the real pipeline. */
+final class DeduplicatedLayers {
+
+    private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+
+    private DeduplicatedLayers() {
+    }
+
+    /** A gzip'd tar of {@code files} files of 5-65 KB, which the JDK's zlib encoder reproduces. */
+    static byte[] layer(Random random, int files) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(blob))) {
+            for (int i = 0; i < files; i++) {
+                byte[] content = new byte[5_000 + random.nextInt(60_000)];
+                for (int j = 0; j < content.length; j++) {
+                    content[j] = (byte) ('a' + random.nextInt(20));
+                }
+                TarArchiveEntry entry = new TarArchiveEntry("file-" + i);
+                entry.setSize(content.length);
+                tar.putArchiveEntry(entry);
+                tar.write(content);
+                tar.closeArchiveEntry();
+            }
+        }
+        return blob.toByteArray();
+    }
+
+    /** Pushes the layer into the blob store and runs the real pipeline on it; it must come out thinned. */
+    static byte[] deduplicated(BlobStore blobs, DedupIndex index, Path scratch, byte[] layer) throws IOException {
+        String upload = "push-" + Digest.sha256(layer).hex();
+        blobs.startUpload(upload);
+        blobs.append(upload, new ByteArrayInputStream(layer));
+        blobs.publish(upload, Digest.sha256(layer));
+        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+                new LayerRebuilder(StandardEncoders.factory()),
+                new DedupSettings(scratch, 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT), IntactCopyPolicy.NO_COPIES);
+        DedupOutcome outcome = deduplicator.deduplicate(new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length), "test");
+        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(blobs.size(Digest.sha256(layer))).as("thinned").isEmpty();
+        return layer;
+    }
+}
