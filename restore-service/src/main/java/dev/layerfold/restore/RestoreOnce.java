@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * again once it is cold.
  *
  * <p>Without leases (the embedded backend: one process) there is nobody to wait for; the copy is
- * still kept, so a layer pulled again soon is served intact.
+ * still kept, so a layer pulled again soon is served intact, unless copies are not to be kept.
  */
 public final class RestoreOnce implements LayerRehydrator {
 
@@ -44,6 +44,7 @@ public final class RestoreOnce implements LayerRehydrator {
     private final Leases leases;
     private final ExecutorService copiers;
     private final Duration longestWait;
+    private final boolean keepCopies;
     private final Counter copiesKept;
     private final Counter waits;
     /** Layers this process rebuilds now; its other requests for them join that rebuild. */
@@ -54,14 +55,17 @@ public final class RestoreOnce implements LayerRehydrator {
      * @param copiers     threads that write rebuilt layers back as intact copies (I/O bound)
      * @param longestWait how long a request waits for another process's rebuild before it rebuilds the
      *                    layer itself (that process may be stuck; the lease covers only its death)
+     * @param keepCopies  whether rebuilt layers are kept as intact copies for later pulls; with leases
+     *                    they are written anyway, for the processes waiting (and thinned a sweep later)
      */
     public RestoreOnce(BlobStore blobs, LayerRestorer restorer, Leases leases, ExecutorService copiers,
-                       Duration longestWait, MeterRegistry metrics) {
+                       Duration longestWait, boolean keepCopies, MeterRegistry metrics) {
         this.blobs = blobs;
         this.restorer = restorer;
         this.leases = leases;
         this.copiers = copiers;
         this.longestWait = longestWait;
+        this.keepCopies = keepCopies;
         this.copiesKept = Counter.builder("layerfold.restore.copies.kept")
                 .description("rebuilt layers published back as intact copies, served until they are cold").register(metrics);
         this.waits = Counter.builder("layerfold.restore.waits")
@@ -81,6 +85,9 @@ public final class RestoreOnce implements LayerRehydrator {
         long deadline = System.nanoTime() + longestWait.toNanos();
         boolean waited = false;
         while (true) {
+            if (leases == null && !keepCopies) {
+                return restorer.open(layer, offset, length); // nobody to wait for a copy, and none to keep
+            }
             Optional<Lease> lease = tryLease(layer);
             if (lease.isPresent()) {
                 // The rebuild waited for may have just ended, with its copy published and its lease released.

@@ -43,7 +43,7 @@ class IntactCopySweeperTest {
         metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
         LayerRestorer restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory()),
                 threads, threads, dir.resolve("spool"), metrics);
-        restores = new RestoreOnce(blobs, restorer, null, copiers, Duration.ofMinutes(1), metrics);
+        restores = new RestoreOnce(blobs, restorer, null, copiers, Duration.ofMinutes(1), true, metrics);
     }
 
     @AfterEach

@@ -57,7 +57,7 @@ class RestoreOnceTest {
         Process(String name, boolean sharedLeases, Duration longestWait) throws IOException {
             LayerRestorer restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory()),
                     rebuilds, fetchers, dir.resolve("spool-" + name), metrics);
-            restores = new RestoreOnce(blobs, restorer, sharedLeases ? leases() : null, copiers, longestWait, metrics);
+            restores = new RestoreOnce(blobs, restorer, sharedLeases ? leases() : null, copiers, longestWait, true, metrics);
         }
 
         double counted(String meter) {

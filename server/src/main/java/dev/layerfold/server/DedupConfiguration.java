@@ -157,7 +157,8 @@ public class DedupConfiguration {
     @Bean
     RestoreOnce restoreOnce(BlobStore blobs, LayerRestorer restorer, ObjectProvider<Leases> leases, DedupProperties dedup,
                             @Qualifier("restoredCopyWriters") ExecutorService writers, MeterRegistry registry) {
-        return new RestoreOnce(blobs, restorer, leases.getIfAvailable(), writers, dedup.restoreWait(), registry);
+        return new RestoreOnce(blobs, restorer, leases.getIfAvailable(), writers, dedup.restoreWait(),
+                dedup.keepRestored().isPositive(), registry);
     }
 
     /** In every process that runs workers: intact copies follow pulls whatever the mode, as restores make them. */
