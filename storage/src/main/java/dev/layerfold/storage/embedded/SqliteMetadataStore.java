@@ -8,6 +8,8 @@ import dev.layerfold.storage.metadata.UploadStateStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.GcStorage;
 import java.io.IOException;
 import java.time.Clock;
 import java.nio.file.Path;
@@ -17,7 +19,7 @@ import java.nio.file.Path;
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -26,6 +28,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final UploadStateStore uploads;
     private final DedupQueue dedupQueue;
     private final DedupIndex dedupIndex;
+    private final GcIndex gcIndex;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -35,6 +38,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.uploads = new SqliteUploadStateStore(db);
         this.dedupQueue = new SqliteDedupQueue(db, Clock.systemUTC());
         this.dedupIndex = new SqliteDedupIndex(db, Clock.systemUTC());
+        this.gcIndex = new SqliteGcIndex(db, Clock.systemUTC());
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -70,6 +74,11 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
+    }
+
+    @Override
+    public GcIndex gcIndex() {
+        return gcIndex;
     }
 
     @Override

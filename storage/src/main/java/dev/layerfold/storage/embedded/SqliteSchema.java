@@ -13,8 +13,11 @@ import java.sql.Statement;
  */
 final class SqliteSchema {
 
-    /** 2 added the claims on uploads and the dedup tables; a version-1 file is migrated when opened. */
-    static final int VERSION = 2;
+    /**
+     * 2 added the claims on uploads and the dedup tables, 3 the garbage collector's; older files are
+     * migrated when opened.
+     */
+    static final int VERSION = 3;
 
     private static final String DDL = """
             CREATE TABLE IF NOT EXISTS repositories (
@@ -102,6 +105,31 @@ final class SqliteSchema {
               file_count INTEGER,
               intact_reason TEXT
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_references (
+              target TEXT NOT NULL,
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              PRIMARY KEY (target, repository, manifest)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS gc_references_by_holder ON gc_references (repository, manifest);
+            CREATE TABLE IF NOT EXISTS gc_candidates (
+              digest TEXT PRIMARY KEY,
+              since_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS gc_candidates_by_age ON gc_candidates (since_millis);
+            CREATE TABLE IF NOT EXISTS gc_links (
+              digest TEXT NOT NULL,
+              repository TEXT NOT NULL,
+              PRIMARY KEY (digest, repository)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_condemned (
+              digest TEXT PRIMARY KEY,
+              at_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_complete (
+              one INTEGER PRIMARY KEY CHECK (one = 1),
+              since_millis INTEGER NOT NULL
+            );
             """;
 
     private SqliteSchema() {
@@ -126,6 +154,12 @@ final class SqliteSchema {
                 if (found == 1) {
                     statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim TEXT");
                     statement.executeUpdate("ALTER TABLE uploads ADD COLUMN claim_renewed_millis INTEGER NOT NULL DEFAULT 0");
+                }
+                if (found < 3) {
+                    // A file with no manifest has no references to miss; one with manifests gets them
+                    // from the collector's rebuild before it condemns anything.
+                    statement.executeUpdate("INSERT OR IGNORE INTO gc_complete (one, since_millis) "
+                            + "SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM manifests)");
                 }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");

@@ -5,6 +5,8 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.GcStorage;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
 import dev.layerfold.storage.metadata.ReferrerIndex;
@@ -47,7 +49,7 @@ import java.util.Optional;
  * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
-public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage {
+public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -58,6 +60,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     private final RedisUploadStates uploads;
     private final RedisDedupQueue dedupQueue;
     private final RedisDedupIndex dedupIndex;
+    private final RedisGcIndex gcIndex;
 
     /**
      * Opens the store over its own Redis connection (closed with the store) and a bucket owned by the
@@ -105,6 +108,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         this.dedupQueue = new RedisDedupQueue(redis, dedupKeys);
         this.dedupIndex = new RedisDedupIndex(redis, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
                 layerRecordFiles);
+        this.gcIndex = new RedisGcIndex(redis, keys, servers);
         try {
             index.ensureComplete();
             index.watch(connection.events());
@@ -132,6 +136,15 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
+    }
+
+    /**
+     * The garbage collector's references, candidates and condemnations, in Redis only: when Redis
+     * loses them the collector rebuilds the references from the manifests before it condemns again.
+     */
+    @Override
+    public GcIndex gcIndex() {
+        return gcIndex;
     }
 
     /**
