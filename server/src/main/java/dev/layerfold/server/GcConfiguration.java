@@ -1,6 +1,8 @@
 package dev.layerfold.server;
 
+import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.gc.GarbageCollector;
@@ -8,9 +10,13 @@ import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.gc.GcSettings;
 import dev.layerfold.storage.gc.GcStorage;
 import dev.layerfold.storage.gc.ManifestTargets;
+import dev.layerfold.storage.gc.RegistryCheck;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Clock;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
@@ -48,9 +54,26 @@ public class GcConfiguration {
                 Optional.ofNullable(leases.getIfAvailable()), settings, Clock.systemUTC(), GarbageCollector.Observer.NONE);
     }
 
+    @Bean
+    RegistryCheck registryCheck(BlobStore blobs, BlobContent content, MetadataStore metadata, GcIndex index,
+                                DedupIndex dedup, ManifestTargets targets) {
+        StoredFiles files = new StoredFiles(blobs);
+        RegistryCheck.FileVerifier verifier = (file, location) -> {
+            // Reading to the end proves the digest and size: StoredFiles fails a stream that ends otherwise.
+            try (InputStream in = files.open(new FileRef(file.hex(), location.size()), location)) {
+                in.transferTo(OutputStream.nullOutputStream());
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        };
+        return new RegistryCheck(blobs, content, metadata, index, targets,
+                Optional.of(new RegistryCheck.Dedup(dedup, record -> files.record(record).files(), verifier)));
+    }
+
     @Bean(destroyMethod = "close")
-    GcRuns gcRuns(GarbageCollector collector, MeterRegistry registry) {
-        return new GcRuns(collector, registry);
+    GcRuns gcRuns(GarbageCollector collector, RegistryCheck check, MeterRegistry registry) {
+        return new GcRuns(collector, check, registry);
     }
 
     /** Scheduled runs start once the process serves, like the dedup workers. */

@@ -1,5 +1,6 @@
 package dev.layerfold.server;
 
+import dev.layerfold.storage.gc.CheckReport;
 import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GcIndex;
 import java.io.IOException;
@@ -9,11 +10,13 @@ import java.util.Optional;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
  * {@code /actuator/gc}: the garbage collector's state and last run in this process (GET), and a run
- * now (POST {@code {"action": "collect"}}).
+ * now (POST {@code {"action": "collect"}}), and a check of the whole registry (POST
+ * {@code {"action": "check"}}, with {@code "repair": true} to fix what it can).
  */
 @Component
 @Endpoint(id = "gc")
@@ -36,13 +39,38 @@ class GcEndpoint {
     }
 
     @WriteOperation
-    Map<String, Object> run(String action) throws IOException {
+    Map<String, Object> run(String action, @Nullable Boolean repair) throws IOException {
+        if ("check".equals(action)) {
+            return describe(runs.check(Boolean.TRUE.equals(repair)));
+        }
         if (!"collect".equals(action)) {
-            return Map.of("error", "unknown action '" + action + "'; use \"collect\"");
+            return Map.of("error", "unknown action '" + action + "'; use \"collect\" or \"check\"");
         }
         Optional<CollectionReport> report = runs.runNow();
         return report.<Map<String, Object>>map(GcEndpoint::describe)
                 .orElse(Map.of("ran", false, "reason", "another process is collecting (it holds the lease)"));
+    }
+
+    static Map<String, Object> describe(CheckReport report) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("repositories", report.repositories());
+        body.put("tags", report.tags());
+        body.put("manifests", report.manifests());
+        body.put("blobs", report.blobs());
+        body.put("deduplicatedLayers", report.deduplicatedLayers());
+        body.put("files", report.files());
+        body.put("problemCount", report.problemCount());
+        body.put("repaired", report.repaired());
+        body.put("problems", report.problems().stream().map(problem -> {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("kind", problem.kind().name());
+            entry.put("repository", problem.repository() == null ? null : problem.repository().value());
+            entry.put("digest", problem.digest().toString());
+            entry.put("detail", problem.detail());
+            entry.put("repaired", problem.repaired());
+            return entry;
+        }).toList());
+        return body;
     }
 
     static Map<String, Object> describe(CollectionReport report) {

@@ -1,7 +1,9 @@
 package dev.layerfold.server;
 
+import dev.layerfold.storage.gc.CheckReport;
 import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GarbageCollector;
+import dev.layerfold.storage.gc.RegistryCheck;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -23,6 +25,7 @@ final class GcRuns implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(GcRuns.class.getName());
 
     private final GarbageCollector collector;
+    private final RegistryCheck check;
     private final Counter reclaimed;
     private final Counter removed;
     private final AtomicLong lastRun = new AtomicLong();
@@ -31,8 +34,9 @@ final class GcRuns implements AutoCloseable {
     private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("garbage-collector").factory());
 
-    GcRuns(GarbageCollector collector, MeterRegistry registry) {
+    GcRuns(GarbageCollector collector, RegistryCheck check, MeterRegistry registry) {
         this.collector = collector;
+        this.check = check;
         this.reclaimed = Counter.builder("layerfold.gc.reclaimed").baseUnit("bytes")
                 .description("bytes the garbage collector deleted").register(registry);
         this.removed = Counter.builder("layerfold.gc.removed").baseUnit("objects")
@@ -65,9 +69,11 @@ final class GcRuns implements AutoCloseable {
         return collector.lastRun();
     }
 
-    /** What the last check found, for the metric. */
-    void checked(long problemsFound) {
-        problems.set(problemsFound);
+    /** Checks the whole registry (repairing what it can, if asked) and publishes the problems found. */
+    CheckReport check(boolean repair) throws IOException {
+        CheckReport report = check.run(repair);
+        problems.set(report.problemCount() - report.repaired());
+        return report;
     }
 
     private void runLogged() {

@@ -1,22 +1,28 @@
 package dev.layerfold.registry.gc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.layerfold.registry.GcHooks;
 import dev.layerfold.registry.RegistryHttpTest;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.gc.CheckReport;
 import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GarbageCollector;
 import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.gc.GcSettings;
 import dev.layerfold.storage.gc.ManifestTargets;
+import dev.layerfold.storage.gc.RegistryCheck;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -193,6 +199,34 @@ abstract class CollectionWhileServingTest extends RegistryHttpTest {
         HttpResponse<byte[]> uploaded = upload.get().get(60, TimeUnit.SECONDS);
         assertThat(uploaded.statusCode()).as(text(uploaded)).isEqualTo(201);
         assertThat(pull(repository, digest)).isEqualTo(blob);
+    }
+
+    @Test
+    void theCheckerFindsAWellKeptRepositoryWholeAndReportsWhatWasBrokenBehindItsBack() throws Exception {
+        String repository = uniqueRepository("gc-check");
+        Digest layer = pushBlob(repository, "layer the check follows");
+        Digest manifest = pushImageWith(repository, "v1", layer);
+        collect(NO_GRACE, GarbageCollector.Observer.NONE);
+        assertThat(problemsIn(repository, check(false))).isEmpty();
+
+        index.unreference(RepositoryName.of(repository), manifest);
+        List<CheckReport.Problem> unreferenced = problemsIn(repository, check(true));
+        assertThat(unreferenced).extracting(CheckReport.Problem::kind).contains(CheckReport.Kind.REFERENCE_MISSING);
+        assertThat(unreferenced).allMatch(CheckReport.Problem::repaired);
+        assertThat(index.references(layer)).as("recorded again from the manifest").isEqualTo(1);
+
+        blobs.delete(layer);
+        assertThat(problemsIn(repository, check(false))).extracting(CheckReport.Problem::kind, CheckReport.Problem::digest)
+                .containsExactly(tuple(CheckReport.Kind.BLOB_MISSING, layer));
+    }
+
+    private CheckReport check(boolean repair) throws Exception {
+        return new RegistryCheck(blobs, BlobContent.intact(blobs), metadata, index, targets, Optional.empty()).run(repair);
+    }
+
+    private static List<CheckReport.Problem> problemsIn(String repository, CheckReport report) {
+        return report.problems().stream().filter(problem -> problem.repository() != null
+                && problem.repository().value().equals(repository)).toList();
     }
 
     private Digest pushImageWith(String repository, String tag, Digest layer) throws Exception {
