@@ -49,6 +49,11 @@ public final class GcHooks {
             }
 
             @Override
+            public Optional<Long> referencedSince(RepositoryName repository, Digest manifest) throws IOException {
+                return index.referencedSince(repository, manifest);
+            }
+
+            @Override
             public long references(Digest target) throws IOException {
                 return index.references(target);
             }

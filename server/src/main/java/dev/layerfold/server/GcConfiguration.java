@@ -2,6 +2,7 @@ package dev.layerfold.server;
 
 import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.registry.manifest.Retention;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
@@ -72,8 +73,9 @@ public class GcConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    GcRuns gcRuns(GarbageCollector collector, RegistryCheck check, MeterRegistry registry) {
-        return new GcRuns(collector, check, registry);
+    GcRuns gcRuns(GarbageCollector collector, RegistryCheck check, Retention retention, GcProperties gc,
+                  MeterRegistry registry) {
+        return new GcRuns(collector, check, retention, gc.policies(), registry);
     }
 
     /** Scheduled runs start once the process serves, like the dedup workers. */

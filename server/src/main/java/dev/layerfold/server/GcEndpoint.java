@@ -1,5 +1,6 @@
 package dev.layerfold.server;
 
+import dev.layerfold.registry.manifest.RetentionReport;
 import dev.layerfold.storage.gc.CheckReport;
 import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GcIndex;
@@ -16,7 +17,8 @@ import org.springframework.stereotype.Component;
 /**
  * {@code /actuator/gc}: the garbage collector's state and last run in this process (GET), and a run
  * now (POST {@code {"action": "collect"}}), and a check of the whole registry (POST
- * {@code {"action": "check"}}, with {@code "repair": true} to fix what it can).
+ * {@code {"action": "check"}}, with {@code "repair": true} to fix what it can), and the retention
+ * policies applied now (POST {@code {"action": "retention"}}, with {@code "dryRun": true} to only report).
  */
 @Component
 @Endpoint(id = "gc")
@@ -39,12 +41,17 @@ class GcEndpoint {
     }
 
     @WriteOperation
-    Map<String, Object> run(String action, @Nullable Boolean repair) throws IOException {
+    Map<String, Object> run(String action, @Nullable Boolean repair, @Nullable Boolean dryRun) throws IOException {
         if ("check".equals(action)) {
             return describe(runs.check(Boolean.TRUE.equals(repair)));
         }
+        if ("retention".equals(action)) {
+            RetentionReport report = runs.applyRetention(Boolean.TRUE.equals(dryRun));
+            return Map.of("dryRun", report.dryRun(), "tags", report.tags(), "manifests", report.manifests(),
+                    "bytesFreed", report.bytesFreed());
+        }
         if (!"collect".equals(action)) {
-            return Map.of("error", "unknown action '" + action + "'; use \"collect\" or \"check\"");
+            return Map.of("error", "unknown action '" + action + "'; use \"collect\", \"check\" or \"retention\"");
         }
         Optional<CollectionReport> report = runs.runNow();
         return report.<Map<String, Object>>map(GcEndpoint::describe)

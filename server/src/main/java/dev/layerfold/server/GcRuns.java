@@ -1,5 +1,8 @@
 package dev.layerfold.server;
 
+import dev.layerfold.registry.manifest.Retention;
+import dev.layerfold.registry.manifest.RetentionPolicy;
+import dev.layerfold.registry.manifest.RetentionReport;
 import dev.layerfold.storage.gc.CheckReport;
 import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GarbageCollector;
@@ -8,6 +11,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +30,8 @@ final class GcRuns implements AutoCloseable {
 
     private final GarbageCollector collector;
     private final RegistryCheck check;
+    private final Retention retention;
+    private final List<RetentionPolicy> policies;
     private final Counter reclaimed;
     private final Counter removed;
     private final AtomicLong lastRun = new AtomicLong();
@@ -34,9 +40,12 @@ final class GcRuns implements AutoCloseable {
     private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("garbage-collector").factory());
 
-    GcRuns(GarbageCollector collector, RegistryCheck check, MeterRegistry registry) {
+    GcRuns(GarbageCollector collector, RegistryCheck check, Retention retention, List<RetentionPolicy> policies,
+           MeterRegistry registry) {
         this.collector = collector;
         this.check = check;
+        this.retention = retention;
+        this.policies = List.copyOf(policies);
         this.reclaimed = Counter.builder("layerfold.gc.reclaimed").baseUnit("bytes")
                 .description("bytes the garbage collector deleted").register(registry);
         this.removed = Counter.builder("layerfold.gc.removed").baseUnit("objects")
@@ -76,8 +85,18 @@ final class GcRuns implements AutoCloseable {
         return report;
     }
 
+    /** Applies the configured retention policies, or (dry run) says what they would remove. */
+    RetentionReport applyRetention(boolean dryRun) throws IOException {
+        return retention.apply(policies, dryRun);
+    }
+
     private void runLogged() {
         try {
+            if (!policies.isEmpty()) {
+                RetentionReport report = applyRetention(false);
+                LOG.log(System.Logger.Level.INFO, "retention removed {0} tags and {1} manifests, freeing {2} bytes",
+                        report.tags().size(), report.manifests().size(), report.bytesFreed());
+            }
             runNow().ifPresent(report -> LOG.log(System.Logger.Level.INFO, "garbage collection: {0}", report));
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "garbage collection failed; retrying at the next interval", e);

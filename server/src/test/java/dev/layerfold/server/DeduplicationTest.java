@@ -52,6 +52,8 @@ class DeduplicationTest {
         properties.add("layerfold.gc.interval", () -> "0s");
         properties.add("layerfold.gc.grace", () -> "0s");
         properties.add("layerfold.gc.unreferenced-file-age", () -> "0s");
+        properties.add("layerfold.gc.retention[0].repositories", () -> "retention/*");
+        properties.add("layerfold.gc.retention[0].untagged-after", () -> "0s");
     }
 
     @LocalServerPort
@@ -140,6 +142,21 @@ class DeduplicationTest {
         JsonNode check = gc("{\"action\":\"check\"}");
         assertThat(check.get("problemCount").asLong()).as(check.toString()).isZero();
         assertThat(check.get("deduplicatedLayers").asLong()).isPositive();
+    }
+
+    @Test
+    void retentionFromTheConfigurationSaysWhatItWouldRemoveThenRemovesIt() throws Exception {
+        push("retention/app", layer(files(new Random(6), "old/", 2, 1_000), Map.of()));
+        push("retention/app", layer(files(new Random(7), "new/", 2, 1_000), Map.of()));
+        // Each push moves the tag "latest": the two images before the last are left untagged.
+        pushManifest("retention/app", List.of());
+        JsonNode dryRun = gc("{\"action\":\"retention\",\"dryRun\":true}");
+        assertThat(dryRun.get("dryRun").asBoolean()).isTrue();
+
+        JsonNode applied = gc("{\"action\":\"retention\"}");
+
+        assertThat(applied.get("manifests")).isEqualTo(dryRun.get("manifests"));
+        assertThat(applied.get("manifests")).as(applied.toString()).hasSize(2);
     }
 
     private JsonNode gc(String body) throws Exception {

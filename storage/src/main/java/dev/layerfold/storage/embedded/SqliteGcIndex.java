@@ -63,6 +63,13 @@ final class SqliteGcIndex implements GcIndex {
             if (!condemned.isEmpty()) {
                 return condemned;
             }
+            try (PreparedStatement holder = c.prepareStatement(
+                    "INSERT OR IGNORE INTO gc_holders (repository, manifest, since_millis) VALUES (?, ?, ?)")) {
+                holder.setString(1, repository.value());
+                holder.setString(2, manifest.toString());
+                holder.setLong(3, now);
+                holder.executeUpdate();
+            }
             try (PreparedStatement insert = c.prepareStatement(
                     "INSERT OR IGNORE INTO gc_references (target, repository, manifest) VALUES (?, ?, ?)")) {
                 for (Digest target : distinct) {
@@ -91,16 +98,32 @@ final class SqliteGcIndex implements GcIndex {
                     }
                 }
             }
-            try (PreparedStatement delete = c.prepareStatement(
-                    "DELETE FROM gc_references WHERE repository = ? AND manifest = ?")) {
-                delete.setString(1, repository.value());
-                delete.setString(2, manifest.toString());
-                delete.executeUpdate();
+            for (String table : List.of("gc_references", "gc_holders")) {
+                try (PreparedStatement delete = c.prepareStatement(
+                        "DELETE FROM " + table + " WHERE repository = ? AND manifest = ?")) {
+                    delete.setString(1, repository.value());
+                    delete.setString(2, manifest.toString());
+                    delete.executeUpdate();
+                }
             }
             for (Digest target : targets) {
                 becameCandidate(c, target, now);
             }
             return null;
+        });
+    }
+
+    @Override
+    public Optional<Long> referencedSince(RepositoryName repository, Digest manifest) throws IOException {
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement(
+                    "SELECT since_millis FROM gc_holders WHERE repository = ? AND manifest = ?")) {
+                query.setString(1, repository.value());
+                query.setString(2, manifest.toString());
+                try (ResultSet row = query.executeQuery()) {
+                    return row.next() ? Optional.of(row.getLong(1)) : Optional.empty();
+                }
+            }
         });
     }
 

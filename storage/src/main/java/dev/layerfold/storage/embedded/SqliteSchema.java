@@ -112,6 +112,12 @@ final class SqliteSchema {
               PRIMARY KEY (target, repository, manifest)
             ) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS gc_references_by_holder ON gc_references (repository, manifest);
+            CREATE TABLE IF NOT EXISTS gc_holders (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              since_millis INTEGER NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS gc_candidates (
               digest TEXT PRIMARY KEY,
               since_millis INTEGER NOT NULL

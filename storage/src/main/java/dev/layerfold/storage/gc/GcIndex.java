@@ -48,6 +48,12 @@ public interface GcIndex {
     /** Removes every reference {@code manifest} holds in {@code repository}; its targets become candidates from now. */
     void unreference(RepositoryName repository, Digest manifest) throws IOException;
 
+    /**
+     * When {@code manifest} first recorded references in {@code repository} (when it was pushed there),
+     * in the store's milliseconds; empty if it holds none. Retention orders images by it.
+     */
+    Optional<Long> referencedSince(RepositoryName repository, Digest manifest) throws IOException;
+
     /** How many (repository, manifest) pairs reference the digest. */
     long references(Digest target) throws IOException;
 

@@ -22,6 +22,7 @@ import java.util.Set;
  * <ul>
  *   <li>{@code refs:<target>}: set of the {@code <repository>@<manifest>} pairs referencing it;</li>
  *   <li>{@code held:<repository>@<manifest>}: set of what that pair references, for {@link #unreference};</li>
+ *   <li>{@code holders}: hash of each such pair to when it first referenced anything;</li>
  *   <li>{@code candidates}: sorted set of digests by when they became candidates;</li>
  *   <li>{@code links:<digest>}: set of repositories a touch linked it into;</li>
  *   <li>{@code condemned}: hash of digest to when it was condemned;</li>
@@ -50,7 +51,7 @@ final class RedisGcIndex implements GcIndex {
             redis.call('sadd', KEYS[3], ARGV[3])
             return 1""");
 
-    /** KEYS: condemned, held, refs of each target. ARGV: lifetime, holder, the targets. */
+    /** KEYS: condemned, held, holders, refs of each target. ARGV: lifetime, holder, the targets. */
     private static final RedisScript REFERENCE = new RedisScript(NOW + """
             local condemned = {}
             for i = 3, #ARGV do
@@ -62,18 +63,22 @@ final class RedisGcIndex implements GcIndex {
             if #condemned > 0 then
               return condemned
             end
+            redis.call('hsetnx', KEYS[3], ARGV[2], now)
             for i = 3, #ARGV do
               redis.call('sadd', KEYS[2], ARGV[i])
-              redis.call('sadd', KEYS[i], ARGV[2])
+              redis.call('sadd', KEYS[i + 1], ARGV[2])
             end
             return condemned""");
 
-    /** KEYS: candidates, held, refs of each target. ARGV: holder, the targets. */
+    /** KEYS: candidates, held, holders, refs of each target. ARGV: holder, the targets. */
     private static final RedisScript UNREFERENCE = new RedisScript(NOW + """
             for i = 2, #ARGV do
-              redis.call('srem', KEYS[i + 1], ARGV[1])
+              redis.call('srem', KEYS[i + 2], ARGV[1])
               redis.call('srem', KEYS[2], ARGV[i])
               redis.call('zadd', KEYS[1], 'GT', now, ARGV[i])
+            end
+            if redis.call('scard', KEYS[2]) == 0 then
+              redis.call('hdel', KEYS[3], ARGV[1])
             end
             return 1""");
 
@@ -156,7 +161,7 @@ final class RedisGcIndex implements GcIndex {
     @Override
     public Set<Digest> reference(RepositoryName repository, Digest manifest, Collection<Digest> targets) throws IOException {
         List<Digest> distinct = List.copyOf(new LinkedHashSet<>(targets));
-        List<String> scriptKeys = new ArrayList<>(List.of(condemned(), held(repository, manifest)));
+        List<String> scriptKeys = new ArrayList<>(List.of(condemned(), held(repository, manifest), holders()));
         List<String> args = new ArrayList<>(List.of(Long.toString(CONDEMNATION_LIFETIME.toMillis()), holder(repository, manifest)));
         for (Digest target : distinct) {
             scriptKeys.add(refs(target));
@@ -176,7 +181,7 @@ final class RedisGcIndex implements GcIndex {
         if (targets.isEmpty()) {
             return;
         }
-        List<String> scriptKeys = new ArrayList<>(List.of(candidates(), held));
+        List<String> scriptKeys = new ArrayList<>(List.of(candidates(), held, holders()));
         List<String> args = new ArrayList<>(List.of(holder(repository, manifest)));
         for (String target : targets) {
             scriptKeys.add(refs(Digest.parse(target)));
@@ -184,6 +189,12 @@ final class RedisGcIndex implements GcIndex {
         }
         call("drop the references of " + manifest, () -> UNREFERENCE.run(redis, ScriptOutputType.INTEGER,
                 scriptKeys.toArray(String[]::new), args.toArray(String[]::new)));
+    }
+
+    @Override
+    public Optional<Long> referencedSince(RepositoryName repository, Digest manifest) throws IOException {
+        String since = call("read when " + manifest + " was pushed", () -> redis.hget(holders(), holder(repository, manifest)));
+        return Optional.ofNullable(since).map(Long::parseLong);
     }
 
     @Override
@@ -264,6 +275,10 @@ final class RedisGcIndex implements GcIndex {
 
     private static String holder(RepositoryName repository, Digest manifest) {
         return repository.value() + "@" + manifest;
+    }
+
+    private String holders() {
+        return prefix + "holders";
     }
 
     private String candidates() {

@@ -77,6 +77,21 @@ public abstract class GcIndexContract {
     }
 
     @Test
+    void aManifestIsReferencedSinceItsFirstPushUntilItIsUnreferenced() throws Exception {
+        GcIndex index = newIndex();
+        assertThat(index.referencedSince(APP, MANIFEST)).isEmpty();
+
+        index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST));
+        long since = index.referencedSince(APP, MANIFEST).orElseThrow();
+        index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST));
+
+        assertThat(sameIndex().referencedSince(APP, MANIFEST)).contains(since);
+        assertThat(sameIndex().referencedSince(OTHER, MANIFEST)).isEmpty();
+        index.unreference(APP, MANIFEST);
+        assertThat(sameIndex().referencedSince(APP, MANIFEST)).isEmpty();
+    }
+
+    @Test
     void unreferencingMakesTheTargetsCandidatesThatMayBeCondemned() throws Exception {
         GcIndex index = newIndex();
         index.reference(APP, MANIFEST, List.of(LAYER, CONFIG));
