@@ -52,6 +52,12 @@ class DeduplicationTest {
     @DynamicPropertySource
     static void storeDataInATemporaryDirectory(DynamicPropertyRegistry properties) {
         properties.add("layerfold.storage.path", data::toString);
+        // Collections run when a test asks, and take everything unreferenced at once.
+        properties.add("layerfold.gc.interval", () -> "0s");
+        properties.add("layerfold.gc.grace", () -> "0s");
+        properties.add("layerfold.gc.unreferenced-file-age", () -> "0s");
+        properties.add("layerfold.gc.retention[0].repositories", () -> "retention/*");
+        properties.add("layerfold.gc.retention[0].untagged-after", () -> "0s");
     }
 
     @LocalServerPort
@@ -125,6 +131,57 @@ class DeduplicationTest {
         assertThat(Digest.sha256(get("mount/target", layer, null).body())).isEqualTo(Digest.sha256(layer));
     }
 
+    @Test
+    void aDeletedDeduplicatedImageGivesBackItsFilesAndTheCheckFindsNothing() throws Exception {
+        Map<String, byte[]> base = files(new Random(4), "srv/", 20, 10_000);
+        byte[] kept = layer(base, Map.of());
+        byte[] deleted = layer(base, files(new Random(5), "srv/only-in-deleted/", 3, 30_000));
+        push("gc/kept", kept);
+        Digest manifest = push("gc/deleted", deleted);
+        settle();
+        assertThat(blobStore.size(Digest.sha256(deleted))).as("thinned").isEmpty();
+
+        HttpResponse<String> delete = http.send(HttpRequest.newBuilder(uri("/v2/gc/deleted/manifests/" + manifest))
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(delete.statusCode()).isEqualTo(202);
+        JsonNode collected = gc("{\"action\":\"collect\"}");
+        if (collected.get("rebuiltReferences").asBoolean()) {
+            collected = gc("{\"action\":\"collect\"}");
+        }
+
+        assertThat(collected.get("layersReleased").asLong()).isEqualTo(1);
+        assertThat(collected.get("filesForgotten").asLong()).as("the files only the deleted layer held").isEqualTo(3);
+        assertThat(collected.get("bytesReclaimed").asLong()).isPositive();
+        assertThat(get("gc/deleted", deleted, null).statusCode()).isEqualTo(404);
+        assertThat(Digest.sha256(get("gc/kept", kept, null).body())).isEqualTo(Digest.sha256(kept));
+        JsonNode check = gc("{\"action\":\"check\"}");
+        assertThat(check.get("problemCount").asLong()).as(check.toString()).isZero();
+        assertThat(check.get("deduplicatedLayers").asLong()).isPositive();
+    }
+
+    @Test
+    void retentionFromTheConfigurationSaysWhatItWouldRemoveThenRemovesIt() throws Exception {
+        push("retention/app", layer(files(new Random(6), "old/", 2, 1_000), Map.of()));
+        push("retention/app", layer(files(new Random(7), "new/", 2, 1_000), Map.of()));
+        // Each push moves the tag "latest": the two images before the last are left untagged.
+        pushManifest("retention/app", List.of());
+        JsonNode dryRun = gc("{\"action\":\"retention\",\"dryRun\":true}");
+        assertThat(dryRun.get("dryRun").asBoolean()).isTrue();
+
+        JsonNode applied = gc("{\"action\":\"retention\"}");
+
+        assertThat(applied.get("manifests")).isEqualTo(dryRun.get("manifests"));
+        assertThat(applied.get("manifests")).as(applied.toString()).hasSize(2);
+    }
+
+    private JsonNode gc(String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri("/actuator/gc"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
     private static long added(JsonNode before, JsonNode after, String field) {
         return after.get(field).asLong() - before.get(field).asLong();
     }
@@ -159,16 +216,17 @@ class DeduplicationTest {
         return blob.toByteArray();
     }
 
-    private void push(String repository, byte[]... layers) throws Exception {
+    /** Pushes the layers and a manifest of them; returns the manifest's digest. */
+    private Digest push(String repository, byte[]... layers) throws Exception {
         for (byte[] layer : layers) {
             HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
                     + Digest.sha256(layer))).POST(HttpRequest.BodyPublishers.ofByteArray(layer)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
         }
-        pushManifest(repository, List.of(layers));
+        return pushManifest(repository, List.of(layers));
     }
 
-    private void pushManifest(String repository, List<byte[]> layers) throws Exception {
+    private Digest pushManifest(String repository, List<byte[]> layers) throws Exception {
         byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"layers\":" + layers.size() + "}").getBytes(StandardCharsets.UTF_8);
         HttpResponse<String> configPut = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
                 + Digest.sha256(config))).POST(HttpRequest.BodyPublishers.ofByteArray(config)).build(), HttpResponse.BodyHandlers.ofString());
@@ -185,6 +243,7 @@ class DeduplicationTest {
                 .header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
                 .PUT(HttpRequest.BodyPublishers.ofString(manifest)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+        return Digest.parse(put.headers().firstValue("Docker-Content-Digest").orElseThrow());
     }
 
     private JsonNode settle() throws Exception {

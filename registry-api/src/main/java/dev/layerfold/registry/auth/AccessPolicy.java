@@ -1,6 +1,7 @@
 package dev.layerfold.registry.auth;
 
 import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.RepositoryPattern;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;

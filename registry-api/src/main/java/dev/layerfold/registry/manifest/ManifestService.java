@@ -3,12 +3,14 @@ package dev.layerfold.registry.manifest;
 import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.registry.gc.CollectorFence;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.LayerTask;
+import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -21,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
@@ -41,15 +44,19 @@ class ManifestService {
     private final MetadataStore metadata;
     private final ManifestParser parser;
     private final ObjectProvider<DedupQueue> dedupQueue;
+    private final GcIndex gc;
+    private final CollectorFence fence;
 
     /** @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off */
     ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
-                    ObjectProvider<DedupQueue> dedupQueue) {
+                    ObjectProvider<DedupQueue> dedupQueue, GcIndex gc, CollectorFence fence) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
         this.parser = parser;
         this.dedupQueue = dedupQueue;
+        this.gc = gc;
+        this.fence = fence;
     }
 
     /**
@@ -73,6 +80,8 @@ class ManifestService {
             case Reference.Tag tag -> Digest.sha256(bytes);
         };
         requireReferencedContent(repository, manifest);
+        fence.touchBeforePublishing(repository, digest);
+        referenceContent(repository, digest, manifest);
 
         if (blobs.size(digest).isEmpty()) {
             String uploadId = "manifest-" + UUID.randomUUID();
@@ -99,6 +108,25 @@ class ManifestService {
             metadata.putTag(repository, tag, digest);
         }
         return new Pushed(digest, manifest.subject());
+    }
+
+    /**
+     * Records what the manifest references before it is linked, so the collector keeps it from now on,
+     * then checks its content again: a collector may have deleted a blob after the first check and
+     * before the references, and a blob it is deleting now refuses the reference. Either way the push
+     * fails with MANIFEST_BLOB_UNKNOWN and never links a manifest whose bytes are gone.
+     */
+    private void referenceContent(RepositoryName repository, Digest digest, ParsedManifest manifest) throws IOException {
+        List<Digest> targets = new ArrayList<>(manifest.blobs());
+        targets.addAll(manifest.manifests());
+        targets.add(digest);
+        Set<Digest> condemned = gc.reference(repository, digest, targets);
+        if (!condemned.isEmpty()) {
+            throw RegistryException.ofAll(condemned.stream().map(gone -> new RegistryException.ApiError(
+                    ErrorCode.MANIFEST_BLOB_UNKNOWN, gone + " is being garbage-collected, as nothing referenced it; "
+                    + "push it again, then the manifest", Map.of("digest", gone.toString()))).toList());
+        }
+        requireReferencedContent(repository, manifest);
     }
 
     /**
@@ -166,6 +194,8 @@ class ManifestService {
                 if (subject.isPresent()) {
                     metadata.removeReferrer(repository, subject.get(), digest);
                 }
+                // After the unlink: references outlive links, so a crash in between keeps bytes, never loses them.
+                gc.unreference(repository, digest);
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.layerfold.registry.upload;
 
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.registry.gc.CollectorFence;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobContent;
@@ -43,19 +44,22 @@ class UploadService {
     private final BlobContent content;
     private final MetadataStore metadata;
     private final UploadHasher hasher;
+    private final CollectorFence fence;
     private final UploadClaims claims;
     private final Clock clock;
 
     @Autowired
-    UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher) {
-        this(blobs, content, metadata, hasher, UploadClaims.LIFETIME);
+    UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher, CollectorFence fence) {
+        this(blobs, content, metadata, hasher, fence, UploadClaims.LIFETIME);
     }
 
-    UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher, Duration claimLifetime) {
+    UploadService(BlobStore blobs, BlobContent content, MetadataStore metadata, UploadHasher hasher, CollectorFence fence,
+                  Duration claimLifetime) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
         this.hasher = hasher;
+        this.fence = fence;
         this.clock = Clock.systemUTC();
         this.claims = new UploadClaims(metadata, claimLifetime, clock);
     }
@@ -149,6 +153,7 @@ class UploadService {
         if (claim.isPresent() && !claim.get().stillHeld()) {
             throw claimedElsewhere(state.repository(), uploadId);
         }
+        fence.touchBeforePublishing(state.repository(), digest);
         if (checkedByStore.isEmpty()) {
             blobs.publish(uploadId, digest);
         } else {
@@ -182,10 +187,12 @@ class UploadService {
         boolean readable = from.isPresent()
                 ? mayPull.test(from.get()) && metadata.hasBlob(from.get(), digest)
                 : readableRepositoryHolding(digest, mayPull).isPresent();
-        if (readable) {
-            metadata.linkBlob(repository, digest);
+        // A blob the collector is deleting is not mounted: the client uploads it, after the delete.
+        if (!readable || !fence.touchUnlessCondemned(repository, digest)) {
+            return false;
         }
-        return readable;
+        metadata.linkBlob(repository, digest);
+        return true;
     }
 
     /**

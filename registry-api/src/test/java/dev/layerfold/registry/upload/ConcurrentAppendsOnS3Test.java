@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.registry.gc.CollectorFence;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.RepositoryName;
@@ -170,7 +171,9 @@ class ConcurrentAppendsOnS3Test {
                 return appendedNow;
             }
         };
-        return new UploadService(blobs, BlobContent.intact(blobs), newMetadata(), hasher, CLAIM_LIFETIME);
+        RedisMetadataStore metadata = newMetadata();
+        return new UploadService(blobs, BlobContent.intact(blobs), metadata, hasher,
+                new CollectorFence(metadata.gcIndex()), CLAIM_LIFETIME);
     }
 
     private RedisMetadataStore newMetadata() throws IOException {

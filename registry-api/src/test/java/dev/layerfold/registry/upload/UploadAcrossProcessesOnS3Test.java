@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.registry.gc.CollectorFence;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobContent;
@@ -164,7 +165,8 @@ class UploadAcrossProcessesOnS3Test {
         S3BlobStore blobs = newStore();
         SqliteMetadataStore metadata = new SqliteMetadataStore(metadataDirectory.resolve("metadata.db"));
         opened.add(metadata);
-        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs, UNLIMITED));
+        return new UploadService(blobs, BlobContent.intact(blobs), metadata, new UploadHasher(blobs, UNLIMITED),
+                new CollectorFence(metadata.gcIndex()));
     }
 
     private S3BlobStore newStore() {

@@ -1,24 +1,26 @@
 package dev.layerfold.storage.embedded;
 
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.dedup.LayerPulls;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.GcStorage;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
 import dev.layerfold.storage.metadata.ReferrerIndex;
 import dev.layerfold.storage.metadata.RepositoryIndex;
 import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
-import dev.layerfold.storage.dedup.DedupIndex;
-import dev.layerfold.storage.dedup.DedupQueue;
-import dev.layerfold.storage.dedup.LayerPulls;
-import dev.layerfold.storage.dedup.DedupStorage;
 import java.io.IOException;
-import java.time.Clock;
 import java.nio.file.Path;
+import java.time.Clock;
 
 /**
  * Metadata in one SQLite file, for a single registry process or several on one host.
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -28,6 +30,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final DedupQueue dedupQueue;
     private final DedupIndex dedupIndex;
     private final LayerPulls layerPulls;
+    private final GcIndex gcIndex;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -38,6 +41,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.dedupQueue = new SqliteDedupQueue(db, Clock.systemUTC());
         this.dedupIndex = new SqliteDedupIndex(db, Clock.systemUTC());
         this.layerPulls = new SqliteLayerPulls(db, Clock.systemUTC());
+        this.gcIndex = new SqliteGcIndex(db, Clock.systemUTC());
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -78,6 +82,11 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public LayerPulls layerPulls() {
         return layerPulls;
+    }
+
+    @Override
+    public GcIndex gcIndex() {
+        return gcIndex;
     }
 
     @Override

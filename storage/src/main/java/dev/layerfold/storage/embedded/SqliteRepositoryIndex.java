@@ -83,6 +83,27 @@ final class SqliteRepositoryIndex implements RepositoryIndex {
     }
 
     @Override
+    public List<ManifestRecord> manifests(RepositoryName repository, Optional<Digest> after, int limit) throws IOException {
+        Pages.requireValidLimit(limit);
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement("""
+                    SELECT digest, media_type, size FROM manifests WHERE repository = ? AND digest > ?
+                    ORDER BY digest LIMIT ?""")) {
+                query.setString(1, repository.value());
+                query.setString(2, after.map(Digest::toString).orElse(""));
+                query.setInt(3, limit);
+                List<ManifestRecord> manifests = new ArrayList<>();
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        manifests.add(new ManifestRecord(Digest.parse(rows.getString(1)), rows.getString(2), rows.getLong(3)));
+                    }
+                }
+                return manifests;
+            }
+        });
+    }
+
+    @Override
     public boolean unlinkManifest(RepositoryName repository, Digest digest) throws IOException {
         return db.write(c -> {
             boolean removed = update(c, "DELETE FROM manifests WHERE repository = ? AND digest = ?", repository, digest) > 0;

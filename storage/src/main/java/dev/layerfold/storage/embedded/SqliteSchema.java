@@ -14,9 +14,9 @@ import java.sql.Statement;
 final class SqliteSchema {
 
     /**
-     * 2 added the claims on uploads and the dedup tables; 3 counts stored bytes per pack rather than per
-     * layer (a pack stored by a worker that died before its commit still takes space), and pulls per
-     * layer. Older files are migrated when opened.
+     * 2 added the claims on uploads and the dedup tables; 3 the garbage collector's, pulls per layer,
+     * and stored bytes counted per pack rather than per layer (a pack stored by a worker that died
+     * before its commit still takes space). Older files are migrated when opened.
      */
     static final int VERSION = 3;
 
@@ -116,6 +116,37 @@ final class SqliteSchema {
               at_millis INTEGER NOT NULL,
               last_pull_millis INTEGER NOT NULL
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_references (
+              target TEXT NOT NULL,
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              PRIMARY KEY (target, repository, manifest)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS gc_references_by_holder ON gc_references (repository, manifest);
+            CREATE TABLE IF NOT EXISTS gc_holders (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              since_millis INTEGER NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_candidates (
+              digest TEXT PRIMARY KEY,
+              since_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS gc_candidates_by_age ON gc_candidates (since_millis);
+            CREATE TABLE IF NOT EXISTS gc_links (
+              digest TEXT NOT NULL,
+              repository TEXT NOT NULL,
+              PRIMARY KEY (digest, repository)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_condemned (
+              digest TEXT PRIMARY KEY,
+              at_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_complete (
+              one INTEGER PRIMARY KEY CHECK (one = 1),
+              since_millis INTEGER NOT NULL
+            );
             """;
 
     private SqliteSchema() {
@@ -143,6 +174,12 @@ final class SqliteSchema {
                 }
                 if (found == 2) {
                     migrateStoredBytesToPacks(statement);
+                }
+                if (found < 3) {
+                    // A file with no manifest has no references to miss; one with manifests gets them
+                    // from the collector's rebuild before it condemns anything.
+                    statement.executeUpdate("INSERT OR IGNORE INTO gc_complete (one, since_millis) "
+                            + "SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM manifests)");
                 }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");

@@ -58,6 +58,11 @@ public abstract class PartitionedMetadataStore implements MetadataStore {
     }
 
     @Override
+    public List<ManifestRecord> manifests(RepositoryName repository, Optional<Digest> after, int limit) throws IOException {
+        return repositoryIndex().manifests(repository, after, limit);
+    }
+
+    @Override
     public List<RepositoryName> repositories(Optional<RepositoryName> after, int limit) throws IOException {
         return repositoryIndex().repositories(after, limit);
     }

@@ -27,6 +27,12 @@ public interface RepositoryIndex {
 
     Optional<ManifestRecord> manifest(RepositoryName repository, Digest digest) throws IOException;
 
+    /**
+     * Up to {@code limit} manifests linked in the repository in digest order, strictly after
+     * {@code after} if given: for the garbage collector's rebuild and the checker, which visit them all.
+     */
+    List<ManifestRecord> manifests(RepositoryName repository, Optional<Digest> after, int limit) throws IOException;
+
     /** Removes the manifest link and every tag of the repository pointing at it; false if absent. */
     boolean unlinkManifest(RepositoryName repository, Digest digest) throws IOException;
 

@@ -7,6 +7,8 @@ import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerPulls;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.GcStorage;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.PartitionedMetadataStore;
 import dev.layerfold.storage.metadata.ReferrerIndex;
@@ -50,7 +52,7 @@ import java.util.Optional;
  * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
-public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage {
+public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -62,6 +64,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     private final RedisDedupQueue dedupQueue;
     private final RedisDedupIndex dedupIndex;
     private final RedisLayerPulls layerPulls;
+    private final RedisGcIndex gcIndex;
 
     /**
      * Opens the store over its own Redis connection (closed with the store) and a bucket owned by the
@@ -125,6 +128,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         this.layerPulls = new RedisLayerPulls(redis, dedupKeys);
         this.dedupIndex = new RedisDedupIndex(redis, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
                 layerRecordFiles);
+        this.gcIndex = new RedisGcIndex(redis, keys, servers);
         try {
             index.ensureComplete();
             index.watch(connection.events());
@@ -157,6 +161,15 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     @Override
     public LayerPulls layerPulls() {
         return layerPulls;
+    }
+
+    /**
+     * The garbage collector's references, candidates and condemnations, in Redis only: when Redis
+     * loses them the collector rebuilds the references from the manifests before it condemns again.
+     */
+    @Override
+    public GcIndex gcIndex() {
+        return gcIndex;
     }
 
     /**

@@ -124,6 +124,20 @@ final class RedisRepositoryIndex implements RepositoryIndex {
     }
 
     /**
+     * Reads the whole hash and pages it in memory: only the collector's rebuild and the checker list
+     * manifests, and they visit every page anyway.
+     */
+    @Override
+    public List<ManifestRecord> manifests(RepositoryName repository, Optional<Digest> after, int limit) throws IOException {
+        index.ensureComplete();
+        Map<String, String> all = call("list the manifests of " + repository, () -> redis.hgetall(keys.manifests(repository)));
+        String start = after.map(Digest::toString).orElse("");
+        return all.entrySet().stream().filter(entry -> entry.getKey().compareTo(start) > 0)
+                .sorted(Map.Entry.comparingByKey()).limit(limit)
+                .map(entry -> RecordCodec.manifest(entry.getValue())).toList();
+    }
+
+    /**
      * Removes only the manifest's own entry, for a reconcile that found its record gone: its tags and
      * referrer entries have records of their own, which the reconcile applies one by one (a tag
      * record left pointing at the manifest keeps its entry). The caller updates the catalog.

@@ -169,6 +169,22 @@ public abstract class MetadataStoreContract {
     }
 
     @Test
+    void manifestsOfARepositoryArePagedInDigestOrder() throws Exception {
+        List<ManifestRecord> linked = new java.util.ArrayList<>();
+        for (String name : List.of("m1", "m2", "m3")) {
+            ManifestRecord manifest = new ManifestRecord(digest(name), IMAGE_MANIFEST, name.length());
+            store.linkManifest(REPO, manifest);
+            linked.add(manifest);
+        }
+        store.linkManifest(OTHER_REPO, new ManifestRecord(digest("elsewhere"), IMAGE_MANIFEST, 1));
+        linked.sort(java.util.Comparator.comparing(manifest -> manifest.digest().toString()));
+
+        assertThat(store.manifests(REPO, Optional.empty(), 2)).containsExactlyElementsOf(linked.subList(0, 2));
+        assertThat(store.manifests(REPO, Optional.of(linked.get(1).digest()), 2)).containsExactly(linked.get(2));
+        assertThat(store.manifests(RepositoryName.of("empty"), Optional.empty(), 2)).isEmpty();
+    }
+
+    @Test
     void tagPointsAtTheLastManifestPutUnderIt() throws Exception {
         Digest first = digest("first");
         Digest second = digest("second");

@@ -1,0 +1,5 @@
+package dev.layerfold.registry.gc;
+
+/** The collector's races on the embedded backends: files and SQLite. */
+class CollectionWhileServingEmbeddedTest extends CollectionWhileServingTest {
+}

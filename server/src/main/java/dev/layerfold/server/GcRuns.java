@@ -1,0 +1,110 @@
+package dev.layerfold.server;
+
+import dev.layerfold.registry.manifest.Retention;
+import dev.layerfold.registry.manifest.RetentionPolicy;
+import dev.layerfold.registry.manifest.RetentionReport;
+import dev.layerfold.storage.gc.CheckReport;
+import dev.layerfold.storage.gc.CollectionReport;
+import dev.layerfold.storage.gc.GarbageCollector;
+import dev.layerfold.storage.gc.RegistryCheck;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Runs the collector on a schedule or on demand, one run at a time in this process, and publishes
+ * what the runs did: {@code layerfold.gc.reclaimed.bytes}, {@code layerfold.gc.removed.objects},
+ * {@code layerfold.gc.last.run.seconds} (epoch) and {@code layerfold.gc.check.problems}.
+ */
+final class GcRuns implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(GcRuns.class.getName());
+
+    private final GarbageCollector collector;
+    private final RegistryCheck check;
+    private final Retention retention;
+    private final List<RetentionPolicy> policies;
+    private final Counter reclaimed;
+    private final Counter removed;
+    private final AtomicLong lastRun = new AtomicLong();
+    private final AtomicLong problems = new AtomicLong();
+    private final ReentrantLock oneAtATime = new ReentrantLock();
+    private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("garbage-collector").factory());
+
+    GcRuns(GarbageCollector collector, RegistryCheck check, Retention retention, List<RetentionPolicy> policies,
+           MeterRegistry registry) {
+        this.collector = collector;
+        this.check = check;
+        this.retention = retention;
+        this.policies = List.copyOf(policies);
+        this.reclaimed = Counter.builder("layerfold.gc.reclaimed").baseUnit("bytes")
+                .description("bytes the garbage collector deleted").register(registry);
+        this.removed = Counter.builder("layerfold.gc.removed").baseUnit("objects")
+                .description("blobs and manifests the garbage collector deleted").register(registry);
+        registry.gauge("layerfold.gc.last.run.seconds", lastRun);
+        registry.gauge("layerfold.gc.check.problems", problems);
+    }
+
+    void start(Duration interval) {
+        schedule.scheduleWithFixedDelay(this::runLogged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** One run now, after any run of this process in progress; empty if another process holds the lease. */
+    Optional<CollectionReport> runNow() throws IOException {
+        oneAtATime.lock();
+        try {
+            Optional<CollectionReport> report = collector.collect();
+            report.ifPresent(done -> {
+                reclaimed.increment(done.bytesReclaimed());
+                removed.increment(done.blobsRemoved());
+                lastRun.set(done.finished().getEpochSecond());
+            });
+            return report;
+        } finally {
+            oneAtATime.unlock();
+        }
+    }
+
+    Optional<CollectionReport> lastRun() {
+        return collector.lastRun();
+    }
+
+    /** Checks the whole registry (repairing what it can, if asked) and publishes the problems found. */
+    CheckReport check(boolean repair) throws IOException {
+        CheckReport report = check.run(repair);
+        problems.set(report.problemCount() - report.repaired());
+        return report;
+    }
+
+    /** Applies the configured retention policies, or (dry run) says what they would remove. */
+    RetentionReport applyRetention(boolean dryRun) throws IOException {
+        return retention.apply(policies, dryRun);
+    }
+
+    private void runLogged() {
+        try {
+            if (!policies.isEmpty()) {
+                RetentionReport report = applyRetention(false);
+                LOG.log(System.Logger.Level.INFO, "retention removed {0} tags and {1} manifests, freeing {2} bytes",
+                        report.tags().size(), report.manifests().size(), report.bytesFreed());
+            }
+            runNow().ifPresent(report -> LOG.log(System.Logger.Level.INFO, "garbage collection: {0}", report));
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "garbage collection failed; retrying at the next interval", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        schedule.shutdownNow();
+    }
+}

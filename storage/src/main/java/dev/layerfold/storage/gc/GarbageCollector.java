@@ -1,0 +1,202 @@
+package dev.layerfold.storage.gc;
+
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.FileLocation;
+import dev.layerfold.storage.dedup.LayerRecordFiles;
+import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.lease.Lease;
+import dev.layerfold.storage.lease.Leases;
+import dev.layerfold.storage.metadata.MetadataStore;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Removes what no manifest of any repository references, while the registry serves (the protocol
+ * and why it is safe: docs/design.md, "Garbage collection"). It works from the candidates of the
+ * {@link GcIndex}, never by listing the bucket, and paces its deletes.
+ *
+ * <p>Given {@link Leases}, one process collects at a time; without (a local directory), each on its
+ * own, which is safe because a digest is condemned by one collector only.
+ */
+public final class GarbageCollector {
+
+    public static final String LEASE = "gc";
+    private static final Duration LEASE_TIME_TO_LIVE = Duration.ofSeconds(30);
+
+    /** Called by the collector at its steps, so that tests can interleave requests exactly. */
+    public interface Observer {
+        Observer NONE = new Observer() {
+        };
+
+        /** The digest was condemned and nothing of it is deleted yet. */
+        default void condemned(GcIndex.Condemnation condemnation) throws IOException {
+        }
+    }
+
+    /** The dedup pipeline's index and the reader of its layer records, where deduplication runs. */
+    public record Dedup(DedupIndex index, LayerRecordFiles records) {
+    }
+
+    private final BlobStore blobs;
+    private final MetadataStore metadata;
+    private final GcIndex index;
+    private final Optional<Dedup> dedup;
+    private final ReferenceRebuild rebuild;
+    private final Optional<Leases> leases;
+    private final GcSettings settings;
+    private final Clock clock;
+    private final Observer observer;
+    private final AtomicReference<CollectionReport> last = new AtomicReference<>();
+
+    public GarbageCollector(BlobStore blobs, MetadataStore metadata, GcIndex index, Optional<Dedup> dedup,
+                            ManifestTargets targets, Optional<Leases> leases, GcSettings settings, Clock clock,
+                            Observer observer) {
+        this.blobs = blobs;
+        this.metadata = metadata;
+        this.index = index;
+        this.dedup = dedup;
+        this.rebuild = new ReferenceRebuild(blobs, metadata, index, targets);
+        this.leases = leases;
+        this.settings = settings;
+        this.clock = clock;
+        this.observer = observer;
+    }
+
+    /** The last run's report in this process, if any. */
+    public Optional<CollectionReport> lastRun() {
+        return Optional.ofNullable(last.get());
+    }
+
+    /** One run, unless another process holds the lease (empty). */
+    public Optional<CollectionReport> collect() throws IOException {
+        if (leases.isEmpty()) {
+            return Optional.of(remember(run(Optional.empty())));
+        }
+        Optional<Lease> lease = leases.get().tryAcquire(LEASE, LEASE_TIME_TO_LIVE);
+        if (lease.isEmpty()) {
+            return Optional.empty();
+        }
+        try (Lease held = lease.get()) {
+            return Optional.of(remember(run(Optional.of(held))));
+        }
+    }
+
+    private CollectionReport remember(CollectionReport report) {
+        last.set(report);
+        return report;
+    }
+
+    private CollectionReport run(Optional<Lease> lease) throws IOException {
+        Instant started = clock.instant();
+        if (index.completeSince().isEmpty()) {
+            rebuild.run();
+            return new CollectionReport(started, clock.instant(), true, 0, 0, 0, 0, 0, 0, false);
+        }
+        Tally tally = new Tally();
+        Pacer pacer = new Pacer(settings.deletesPerSecond());
+        // Candidates that stay (referenced ones leave; young ones and those another collector holds do
+        // not) come back on the next page: the run ends at a page of nothing new.
+        Set<Digest> seen = new HashSet<>();
+        boolean stopped = false;
+        try {
+            while (!stopped) {
+                List<Digest> fresh = index.candidates(settings.grace(), settings.pageSize()).stream()
+                        .filter(seen::add).toList();
+                if (fresh.isEmpty()) {
+                    break;
+                }
+                for (Digest candidate : fresh) {
+                    if (lease.isPresent() && !lease.get().isHeld()) {
+                        stopped = true;
+                        break;
+                    }
+                    tally.judged++;
+                    Optional<GcIndex.Condemnation> condemned = index.condemn(candidate, settings.grace());
+                    if (condemned.isPresent()) {
+                        observer.condemned(condemned.get());
+                        stopped = !remove(condemned.get(), pacer, tally);
+                        if (stopped) {
+                            break;
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("garbage collection interrupted");
+        }
+        return new CollectionReport(started, clock.instant(), false, tally.judged, tally.removed, tally.bytes,
+                tally.released, tally.forgotten, tally.packBytes, stopped);
+    }
+
+    /**
+     * Releases a deduplicated layer, then deletes the bytes and the links, then buries the mark.
+     * False if the mark is too old to delete by (this collector was too slow): it stops the run.
+     */
+    private boolean remove(GcIndex.Condemnation condemnation, Pacer pacer, Tally tally)
+            throws IOException, InterruptedException {
+        Digest digest = condemnation.digest();
+        if (dedup.isPresent() && dedup.get().index().layer(digest).orElse(null) instanceof LayerState.Deduplicated layer) {
+            if (!index.stillCondemned(condemnation)) {
+                return false;
+            }
+            release(digest, layer, pacer, tally);
+        }
+        Optional<Long> size = blobs.size(digest);
+        pacer.pace();
+        if (!index.stillCondemned(condemnation)) {
+            return false;
+        }
+        if (blobs.delete(digest)) {
+            tally.removed++;
+            tally.bytes += size.orElse(0L);
+        }
+        for (RepositoryName repository : condemnation.linkedIn()) {
+            metadata.unlinkBlob(repository, digest);
+        }
+        index.bury(condemnation);
+        return true;
+    }
+
+    private void release(Digest layer, LayerState.Deduplicated state, Pacer pacer, Tally tally)
+            throws IOException, InterruptedException {
+        DedupIndex files = dedup.get().index();
+        Map<Digest, FileLocation> held = dedup.get().records().files(state.record());
+        if (files.releaseLayer(layer, held.keySet())) {
+            tally.released++;
+        }
+        Collection<Digest> forgotten = files.forgetUnreferenced(held.keySet(),
+                clock.millis() - settings.unreferencedFileAge().toMillis());
+        tally.forgotten += forgotten.size();
+        for (Digest file : forgotten) {
+            tally.packBytes += held.get(file).length();
+        }
+        Optional<Long> recordSize = blobs.size(state.record());
+        pacer.pace();
+        if (blobs.delete(state.record())) {
+            tally.bytes += recordSize.orElse(0L);
+        }
+    }
+
+    private static final class Tally {
+        long judged;
+        long removed;
+        long bytes;
+        long released;
+        long forgotten;
+        long packBytes;
+    }
+}

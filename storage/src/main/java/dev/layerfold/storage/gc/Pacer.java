@@ -1,0 +1,23 @@
+package dev.layerfold.storage.gc;
+
+import java.time.Duration;
+
+/** Spaces calls evenly at a rate, so that the collector's deletes never come in bursts. */
+final class Pacer {
+
+    private final long intervalNanos;
+    private long next = System.nanoTime();
+
+    Pacer(double perSecond) {
+        this.intervalNanos = (long) (1_000_000_000L / perSecond);
+    }
+
+    /** Waits until the next call is due. */
+    void pace() throws InterruptedException {
+        long now = System.nanoTime();
+        if (next > now) {
+            Thread.sleep(Duration.ofNanos(next - now));
+        }
+        next = Math.max(next, now) + intervalNanos;
+    }
+}
