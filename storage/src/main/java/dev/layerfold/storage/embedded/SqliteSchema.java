@@ -196,11 +196,25 @@ final class SqliteSchema {
      * keep no size for their records, which version 2 did not keep apart, so those are not counted.
      */
     private static void migrateStoredBytesToPacks(Statement statement) throws SQLException {
+        if (!hasColumn(statement, "dedup_layers", "stored_bytes")) {
+            return; // a file that says version 2 but was made by this version's tables
+        }
         statement.executeUpdate("ALTER TABLE dedup_layers RENAME COLUMN stored_bytes TO record_size");
         statement.executeUpdate("UPDATE dedup_layers SET record_size = 0 WHERE record IS NOT NULL");
         statement.executeUpdate("""
                 INSERT OR IGNORE INTO dedup_packs (digest, size)
                 SELECT pack, max(offset + length) FROM dedup_files GROUP BY pack""");
+    }
+
+    private static boolean hasColumn(Statement statement, String table, String column) throws SQLException {
+        try (ResultSet columns = statement.executeQuery("PRAGMA table_info(" + table + ")")) {
+            while (columns.next()) {
+                if (columns.getString("name").equals(column)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     private static int version(Statement statement) throws SQLException {
