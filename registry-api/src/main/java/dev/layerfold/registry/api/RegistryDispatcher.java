@@ -22,7 +22,7 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
  * <p>A request that carries a body is handled on a virtual thread (Servlet async), not on one of
  * Tomcat's request threads: a client may send its body as slowly as it likes, and a few hundred doing so
  * would otherwise hold every request thread and stop the registry for everyone. Each such request
- * reserves {@link #BODY_REQUEST_HEAP} from the {@link MemoryBudget} before it starts (waiting, or 429
+ * reserves {@link MemoryBudget#WAITER_HEAP} from the {@link MemoryBudget} before it starts (waiting, or 429
  * once the budget stays full), for what it holds besides its data: the virtual thread's stack and the
  * request's objects; its data buffers are reserved where they are allocated. Requests without a body
  * (pulls) stay on Tomcat's platform threads, which serve them with less CPU.
@@ -32,13 +32,6 @@ class RegistryDispatcher {
 
     /** No time limit on the handling of a body: a push of many GB takes long; stalled reads time out. */
     private static final long NO_TIMEOUT = 0;
-
-    /**
-     * What a request blocked in a body read holds besides its data buffers: Tomcat's buffers of a request
-     * in progress (about 70 KiB in a class histogram of a registry holding 2,900 requests) and the
-     * virtual thread's stack.
-     */
-    static final long BODY_REQUEST_HEAP = 96 * 1024;
 
     private final Map<Class<?>, RouteHandler<?>> handlers;
     private final MemoryBudget memory;
@@ -64,7 +57,7 @@ class RegistryDispatcher {
             return null;
         }
         return new WebAsyncTask<>(NO_TIMEOUT, bodyReaders, () -> {
-            try (MemoryBudget.Reservation held = memory.reserve(BODY_REQUEST_HEAP)) {
+            try (MemoryBudget.Reservation held = memory.reserve(MemoryBudget.WAITER_HEAP)) {
                 serve(route, registryRequest, response, access);
             }
             // The handler wrote the response; no headers to add tells Spring so (a null would make it
