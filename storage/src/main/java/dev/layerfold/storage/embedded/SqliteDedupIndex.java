@@ -28,6 +28,8 @@ import java.util.TreeMap;
  */
 final class SqliteDedupIndex implements DedupIndex {
 
+    private static final String LOCATION = "SELECT pack, offset, length, size FROM dedup_files WHERE digest = ?";
+
     private final SqliteDatabase db;
     private final Clock clock;
 
@@ -39,6 +41,20 @@ final class SqliteDedupIndex implements DedupIndex {
     @Override
     public Optional<FileLocation> file(Digest file) throws IOException {
         return db.read(c -> location(c, file));
+    }
+
+    /** One read transaction with one prepared statement, where {@link #file} prepares one per file. */
+    @Override
+    public Map<Digest, FileLocation> files(Collection<Digest> files) throws IOException {
+        return db.read(c -> {
+            Map<Digest, FileLocation> found = new LinkedHashMap<>();
+            try (PreparedStatement query = c.prepareStatement(LOCATION)) {
+                for (Digest file : files) {
+                    location(query, file).ifPresent(location -> found.put(file, location));
+                }
+            }
+            return found;
+        });
     }
 
     @Override
@@ -249,13 +265,17 @@ final class SqliteDedupIndex implements DedupIndex {
     }
 
     private static Optional<FileLocation> location(Connection c, Digest file) throws SQLException {
-        try (PreparedStatement query = c.prepareStatement("SELECT pack, offset, length, size FROM dedup_files WHERE digest = ?")) {
-            query.setString(1, file.toString());
-            try (ResultSet row = query.executeQuery()) {
-                return row.next()
-                        ? Optional.of(new FileLocation(Digest.parse(row.getString(1)), row.getLong(2), row.getLong(3), row.getLong(4)))
-                        : Optional.empty();
-            }
+        try (PreparedStatement query = c.prepareStatement(LOCATION)) {
+            return location(query, file);
+        }
+    }
+
+    private static Optional<FileLocation> location(PreparedStatement query, Digest file) throws SQLException {
+        query.setString(1, file.toString());
+        try (ResultSet row = query.executeQuery()) {
+            return row.next()
+                    ? Optional.of(new FileLocation(Digest.parse(row.getString(1)), row.getLong(2), row.getLong(3), row.getLong(4)))
+                    : Optional.empty();
         }
     }
 }
