@@ -124,7 +124,7 @@ public final class LayerDeduplicator {
             byte[] recordBytes = record.toBytes();
             Digest recordDigest = writer.write(recordBytes);
             try {
-                rebuilder.rebuild(recipe, storedFiles.of(record), OutputStream.nullOutputStream());
+                rebuilder.rebuild(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
             } catch (LayerRebuildException e) {
                 LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());

@@ -104,7 +104,7 @@ final class EmbeddedDedup implements AutoCloseable {
     void rebuildFromStore(Digest layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
         LayerRecord record = storedFiles.record(state.record());
-        rebuilder.rebuild(record.recipe(), storedFiles.of(record), OutputStream.nullOutputStream());
+        rebuilder.rebuild(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
     }
 
     /** Opens the whole rebuilt layer. */
