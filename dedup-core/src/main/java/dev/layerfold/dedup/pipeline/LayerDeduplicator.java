@@ -94,8 +94,8 @@ public final class LayerDeduplicator {
         if (blob.isEmpty()) {
             return DedupOutcome.alreadyDone();
         }
-        try (InputStream in = blob.get(); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel())) {
-            PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size());
+        try (InputStream in = blob.get(); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel());
+             PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size())) {
             SplitResult split;
             try {
                 split = layer.algorithm() == Digest.Algorithm.SHA256 ? splitter.split(in, layer.hex(), sink) : splitter.split(in, sink);
@@ -115,6 +115,7 @@ public final class LayerDeduplicator {
                 return keepIntact(layer, "not reproducible", "no known encoder reproduces it: "
                         + split.identifications().stream().map(Object::toString).toList());
             }
+            sink.finish();
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
             long packBytes = storeNewFiles(spool, worker, locations);
             if (packBytes < 0) {

@@ -185,6 +185,29 @@ class LayerDeduplicatorTest {
      * under-counts and {@code .saved} over-counts for good.
      */
     @Test
+    void aLayerOfManySmallFilesLargeOnesAndRepeatsIsStoredOnceAndRebuildsByteForByte() throws Exception {
+        Random random = new Random(7);
+        Map<String, byte[]> earlier = files(random, "etc/", 40);
+        deduplicate(push(gzipLayer(earlier)));
+        Map<String, byte[]> files = new LinkedHashMap<>(earlier);
+        for (int i = 0; i < PackingSink.PENDING_FILES + 200; i++) {
+            files.put("share/doc/" + i, ("small file " + i % 700 + " ").repeat(3).getBytes());
+        }
+        files.put("bin/spilled", text(random, PackingSink.MEMORY_LIMIT + 300_000));
+        files.put("bin/streamed", text(random, 5 << 20));
+        files.put("bin/streamed-again", files.get("bin/streamed"));
+        byte[] layer = push(gzipLayer(files));
+
+        assertThat(deduplicate(layer).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(index.totals().uniqueFiles()).isEqualTo(40 + 700 + 2);
+        assertThat(rebuilt(layer)).isEqualTo(layer);
+        try (Stream<Path> scratch = Files.list(dir.resolve("scratch"))) {
+            assertThat(scratch).as("no scratch file is left behind").isEmpty();
+        }
+    }
+
+    @Test
     @SuppressWarnings("unchecked")
     void aStoredFileWhoseBytesChangedBeforeTheProofLeavesTheLayerIntact() throws Exception {
         Map<String, byte[]> files = files(new Random(8), "opt/", 5);
