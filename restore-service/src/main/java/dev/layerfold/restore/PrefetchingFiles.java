@@ -28,6 +28,13 @@ import java.util.concurrent.Executor;
 final class PrefetchingFiles implements FileContentSource {
 
     static final long AHEAD_BYTES = 16L << 20;
+    /**
+     * The first run's compressed bytes at most; each next run may be four times as large, up to
+     * {@link FrameRun#MAX_BYTES}. The encoder waits for the whole first run to be read, decompressed
+     * and checked: runs of 4 MiB from the start held back a 1 MB layer's encoder until all its files
+     * were in, and a 20 MB layer's for ~12 MB of them.
+     */
+    static final long FIRST_RUN_BYTES = 32L << 10;
 
     private record Batch(FrameRun run, CompletableFuture<List<byte[]>> contents) {
     }
@@ -39,6 +46,7 @@ final class PrefetchingFiles implements FileContentSource {
     private final Executor fetchers;
     private final Deque<Batch> ahead = new ArrayDeque<>();
     private int scheduled;
+    private int runs;
     private long aheadBytes;
     private Batch current;
     private int inCurrent;
@@ -98,7 +106,7 @@ final class PrefetchingFiles implements FileContentSource {
     }
 
     private Batch batchFrom(int start) {
-        FrameRun run = FrameRun.from(record, order, start);
+        FrameRun run = FrameRun.from(record, order, start, FIRST_RUN_BYTES << Math.min(2 * runs++, 20));
         return new Batch(run, CompletableFuture.supplyAsync(() -> fetch(run), fetchers));
     }
 

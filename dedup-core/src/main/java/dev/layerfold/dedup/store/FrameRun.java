@@ -30,12 +30,19 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
     /** One ranged read covers at most this many compressed bytes. */
     public static final long MAX_BYTES = 4L << 20;
 
+    /** The longest run starting at {@code order.get(start)} of at most {@link #MAX_BYTES}: see {@link #from(LayerRecord, List, int, long)}. */
+    public static FrameRun from(LayerRecord record, List<FileRef> order, int start) {
+        return from(record, order, start, MAX_BYTES);
+    }
+
     /**
      * The longest run starting at {@code order.get(start)}: the next files while each is adjacent to
      * the one before in the same pack and at most {@link #SMALL_FILE} bytes, and the run's compressed
-     * bytes stay within {@link #MAX_BYTES}. The first file is taken whatever its size.
+     * bytes stay within {@code maxBytes} (at most {@link #MAX_BYTES}). The first file is taken
+     * whatever its size.
      */
-    public static FrameRun from(LayerRecord record, List<FileRef> order, int start) {
+    public static FrameRun from(LayerRecord record, List<FileRef> order, int start, long maxBytes) {
+        long limit = Math.min(maxBytes, MAX_BYTES);
         List<FileRef> refs = new ArrayList<>();
         List<FileLocation> locations = new ArrayList<>();
         FileLocation first = record.location(order.get(start));
@@ -45,7 +52,7 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
             FileRef ref = order.get(i);
             FileLocation location = record.location(ref);
             boolean adjacent = location.pack().equals(first.pack()) && location.offset() == end;
-            if (!refs.isEmpty() && (!adjacent || ref.size() > SMALL_FILE || end + location.length() - first.offset() > MAX_BYTES)) {
+            if (!refs.isEmpty() && (!adjacent || ref.size() > SMALL_FILE || end + location.length() - first.offset() > limit)) {
                 break;
             }
             refs.add(ref);
