@@ -62,12 +62,12 @@ final class SqliteDedupIndex implements DedupIndex {
         long now = clock.millis();
         return db.write(c -> {
             Map<Digest, FileClaim> claims = new LinkedHashMap<>();
-            try (PreparedStatement claim = c.prepareStatement("""
+            try (PreparedStatement locate = c.prepareStatement(LOCATION); PreparedStatement claim = c.prepareStatement("""
                     INSERT INTO dedup_claims (digest, worker, until_millis) VALUES (?, ?, ?)
                     ON CONFLICT (digest) DO UPDATE SET worker = excluded.worker, until_millis = excluded.until_millis
                     WHERE dedup_claims.worker = excluded.worker OR dedup_claims.until_millis <= ?""")) {
                 for (Digest file : files) {
-                    Optional<FileLocation> stored = location(c, file);
+                    Optional<FileLocation> stored = location(locate, file);
                     if (stored.isPresent()) {
                         claims.put(file, FileClaim.stored(stored.get()));
                         continue;
@@ -148,9 +148,11 @@ final class SqliteDedupIndex implements DedupIndex {
                 return true;
             }
             List<Digest> distinct = List.copyOf(new LinkedHashSet<>(files));
-            for (Digest file : distinct) {
-                if (location(c, file).isEmpty()) {
-                    return false;
+            try (PreparedStatement locate = c.prepareStatement(LOCATION)) {
+                for (Digest file : distinct) {
+                    if (location(locate, file).isEmpty()) {
+                        return false;
+                    }
                 }
             }
             adjustReferences(c, distinct, +1);
