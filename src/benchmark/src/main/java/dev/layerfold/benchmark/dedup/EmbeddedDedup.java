@@ -99,7 +99,7 @@ final class EmbeddedDedup implements AutoCloseable {
 
     /**
      * Rebuilds a deduplicated layer on the calling thread from what was stored, into nothing, as the
-     * pipeline's proof does: every file read back from its pack and checked, the encoder, the digest.
+     * pipeline's proof does: every file read back from its pack, the encoder, the digest.
      */
     void rebuildFromStore(Digest layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
