@@ -1,23 +1,18 @@
 package dev.layerfold.restore;
 
-import com.github.luben.zstd.Zstd;
 import dev.layerfold.dedup.codec.FileContentSource;
 import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.store.FrameRun;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
-import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
-import dev.layerfold.storage.dedup.FileLocation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -33,13 +28,15 @@ import java.util.concurrent.Executor;
 final class PrefetchingFiles implements FileContentSource {
 
     static final long AHEAD_BYTES = 16L << 20;
-    /** Files up to this size are fetched ahead whole; larger ones are streamed. */
-    static final long SMALL_FILE = 4L << 20;
-    /** One ranged read covers at most this many compressed bytes. */
-    static final long BATCH_BYTES = 4L << 20;
+    /**
+     * The first run's compressed bytes at most; each next run may be four times as large, up to
+     * {@link FrameRun#MAX_BYTES}. The encoder waits for the whole first run to be read, decompressed
+     * and checked: runs of 4 MiB from the start held back a 1 MB layer's encoder until all its files
+     * were in, and a 20 MB layer's for ~12 MB of them.
+     */
+    static final long FIRST_RUN_BYTES = 32L << 10;
 
-    private record Batch(Digest pack, long offset, long length, List<FileRef> refs, List<FileLocation> locations, long size,
-                         CompletableFuture<List<byte[]>> contents) {
+    private record Batch(FrameRun run, CompletableFuture<List<byte[]>> contents) {
     }
 
     private final BlobStore blobs;
@@ -49,6 +46,7 @@ final class PrefetchingFiles implements FileContentSource {
     private final Executor fetchers;
     private final Deque<Batch> ahead = new ArrayDeque<>();
     private int scheduled;
+    private int runs;
     private long aheadBytes;
     private Batch current;
     private int inCurrent;
@@ -63,11 +61,11 @@ final class PrefetchingFiles implements FileContentSource {
 
     @Override
     public InputStream open(FileRef ref) throws IOException {
-        if (current != null && inCurrent < current.refs().size()) {
+        if (current != null && inCurrent < current.run().refs().size()) {
             return next(ref);
         }
         if (current != null) {
-            aheadBytes -= current.size();
+            aheadBytes -= current.run().size();
             current = null;
         }
         scheduleAhead();
@@ -82,7 +80,7 @@ final class PrefetchingFiles implements FileContentSource {
     }
 
     private InputStream next(FileRef ref) throws IOException {
-        FileRef expected = current.refs().get(inCurrent);
+        FileRef expected = current.run().refs().get(inCurrent);
         if (!expected.equals(ref)) {
             throw new IllegalStateException("files asked out of recipe order: " + ref + " where " + expected + " was next");
         }
@@ -94,73 +92,30 @@ final class PrefetchingFiles implements FileContentSource {
     private void scheduleAhead() {
         while (scheduled < order.size() && aheadBytes < AHEAD_BYTES) {
             FileRef first = order.get(scheduled);
-            if (first.size() > SMALL_FILE) {
+            if (first.size() > FrameRun.SMALL_FILE) {
                 if (ahead.isEmpty()) {
                     return;
                 }
                 break;
             }
             Batch batch = batchFrom(scheduled);
-            scheduled += batch.refs().size();
-            aheadBytes += batch.size();
+            scheduled += batch.run().refs().size();
+            aheadBytes += batch.run().size();
             ahead.addLast(batch);
         }
     }
 
     private Batch batchFrom(int start) {
-        List<FileRef> refs = new ArrayList<>();
-        List<FileLocation> locations = new ArrayList<>();
-        FileLocation first = record.location(order.get(start));
-        long end = first.offset();
-        long size = 0;
-        for (int i = start; i < order.size(); i++) {
-            FileRef ref = order.get(i);
-            FileLocation location = record.location(ref);
-            boolean adjacent = location.pack().equals(first.pack()) && location.offset() == end;
-            if (!refs.isEmpty() && (!adjacent || ref.size() > SMALL_FILE || end + location.length() - first.offset() > BATCH_BYTES)) {
-                break;
-            }
-            refs.add(ref);
-            locations.add(location);
-            end = location.offset() + location.length();
-            size += ref.size();
-        }
-        long offset = first.offset();
-        long length = end - offset;
-        CompletableFuture<List<byte[]>> contents = CompletableFuture.supplyAsync(() -> fetch(first.pack(), offset, length, refs, locations), fetchers);
-        return new Batch(first.pack(), offset, length, refs, locations, size, contents);
+        FrameRun run = FrameRun.from(record, order, start, FIRST_RUN_BYTES << Math.min(2 * runs++, 20));
+        return new Batch(run, CompletableFuture.supplyAsync(() -> fetch(run), fetchers));
     }
 
-    private List<byte[]> fetch(Digest pack, long offset, long length, List<FileRef> refs, List<FileLocation> locations) {
-        try (InputStream in = blobs.open(pack, offset, length)
-                .orElseThrow(() -> new LayerRebuildException("pack " + pack + " is missing"))) {
-            byte[] frames = in.readNBytes((int) length);
-            if (frames.length != length) {
-                throw new LayerRebuildException("pack " + pack + " ended " + (length - frames.length) + " bytes early");
-            }
-            List<byte[]> contents = new ArrayList<>(refs.size());
-            for (int i = 0; i < refs.size(); i++) {
-                contents.add(decompress(frames, locations.get(i), offset, refs.get(i)));
-            }
-            return contents;
+    private List<byte[]> fetch(FrameRun run) {
+        try {
+            return run.read(blobs, true);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static byte[] decompress(byte[] frames, FileLocation location, long batchOffset, FileRef ref) throws LayerRebuildException {
-        int at = (int) (location.offset() - batchOffset);
-        byte[] content = new byte[(int) ref.size()];
-        long n = Zstd.decompressByteArray(content, 0, content.length, frames, at, (int) location.length());
-        if (Zstd.isError(n) || n != ref.size()) {
-            throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: its frame does not decompress to "
-                    + ref.size() + " bytes" + (Zstd.isError(n) ? " (" + Zstd.getErrorName(n) + ")" : ""));
-        }
-        String actual = HexFormat.of().formatHex(Digest.Algorithm.SHA256.newMessageDigest().digest(content));
-        if (!actual.equals(ref.sha256())) {
-            throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: its bytes hash to " + actual);
-        }
-        return content;
     }
 
     private static <T> T await(CompletableFuture<T> future) throws IOException {

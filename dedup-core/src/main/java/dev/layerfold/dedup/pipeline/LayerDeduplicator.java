@@ -97,8 +97,8 @@ public final class LayerDeduplicator {
         if (blob.isEmpty()) {
             return DedupOutcome.alreadyDone();
         }
-        try (InputStream in = blob.get(); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel())) {
-            PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size());
+        try (InputStream in = blob.get(); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel());
+             PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size())) {
             SplitResult split;
             try {
                 split = layer.algorithm() == Digest.Algorithm.SHA256 ? splitter.split(in, layer.hex(), sink) : splitter.split(in, sink);
@@ -118,6 +118,7 @@ public final class LayerDeduplicator {
                 return keepIntact(layer, "not reproducible", "no known encoder reproduces it: "
                         + split.identifications().stream().map(Object::toString).toList());
             }
+            sink.finish();
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
             long packBytes = storeNewFiles(spool, worker, locations);
             if (packBytes < 0) {
@@ -127,7 +128,7 @@ public final class LayerDeduplicator {
             byte[] recordBytes = record.toBytes();
             Digest recordDigest = writer.write(recordBytes);
             try {
-                rebuilder.rebuild(recipe, storedFiles.of(record), OutputStream.nullOutputStream());
+                rebuilder.rebuild(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
             } catch (LayerRebuildException e) {
                 LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());

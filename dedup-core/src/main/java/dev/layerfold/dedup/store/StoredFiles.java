@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,14 +36,57 @@ public final class StoredFiles implements LayerRecordFiles {
     }
 
     /**
+     * The files of one layer for the dedup worker's proof, read on the calling thread in the order a
+     * rebuild asks for them: adjacent small files in one ranged read each ({@link FrameRun}), large
+     * ones streamed. Unlike {@link #of}, the files are not hashed one by one: the proof compares the
+     * rebuilt layer's sha256 with the layer's digest, which covers every byte of every file at its
+     * place, and what it reads are the bytes as stored (the packs as written), so a damaged file fails
+     * the proof all the same. Sizes are checked by the rebuilder. Not thread-safe: one per rebuild.
+     */
+    public FileContentSource forProof(LayerRecord record) {
+        List<FileRef> order = LayerRecord.filesInOrder(record.recipe());
+        return new FileContentSource() {
+            private int next;
+            private FrameRun run;
+            private List<byte[]> contents;
+            private int inRun;
+
+            @Override
+            public InputStream open(FileRef ref) throws IOException {
+                if (run == null || inRun == run.refs().size()) {
+                    run = null;
+                    if (next >= order.size() || !order.get(next).equals(ref)) {
+                        throw new IllegalStateException("files asked out of recipe order: " + ref);
+                    }
+                    if (ref.size() > FrameRun.SMALL_FILE) {
+                        next++;
+                        return new ZstdInputStream(openFrame(ref, record.location(ref)));
+                    }
+                    run = FrameRun.from(record, order, next);
+                    contents = run.read(blobs, false);
+                    next += run.refs().size();
+                    inRun = 0;
+                }
+                if (!run.refs().get(inRun).equals(ref)) {
+                    throw new IllegalStateException("files asked out of recipe order: " + ref + " where " + run.refs().get(inRun) + " was next");
+                }
+                return new ByteArrayInputStream(contents.get(inRun++));
+            }
+        };
+    }
+
+    /**
      * Opens one file. The stream ends only after the last byte proved right; a file whose bytes
      * differ, or which is shorter or longer, fails with {@link LayerRebuildException} on the read
      * that would have ended it.
      */
     public InputStream open(FileRef ref, FileLocation location) throws IOException {
-        InputStream frame = blobs.open(location.pack(), location.offset(), location.length())
+        return new Verifying(new ZstdInputStream(openFrame(ref, location)), ref);
+    }
+
+    private InputStream openFrame(FileRef ref, FileLocation location) throws IOException {
+        return blobs.open(location.pack(), location.offset(), location.length())
                 .orElseThrow(() -> new LayerRebuildException("pack " + location.pack() + " holding file " + ref.sha256() + " is missing"));
-        return new Verifying(new ZstdInputStream(frame), ref);
     }
 
     /** Reads the layer record stored as blob {@code record}, checked against its digest. */

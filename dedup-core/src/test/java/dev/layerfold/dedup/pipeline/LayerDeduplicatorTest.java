@@ -9,6 +9,7 @@ import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupTotals;
 import dev.layerfold.storage.dedup.LayerState;
@@ -18,6 +19,7 @@ import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -28,6 +30,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
@@ -194,6 +197,67 @@ class LayerDeduplicatorTest {
                 "application/vnd.oci.image.layer.v1.tar+zstd", zstd.length), "w")).isEqualTo(DedupOutcome.intact("zstd"));
     }
 
+    @Test
+    void aLayerOfManySmallFilesLargeOnesAndRepeatsIsStoredOnceAndRebuildsByteForByte() throws Exception {
+        Random random = new Random(7);
+        Map<String, byte[]> earlier = files(random, "etc/", 40);
+        deduplicate(push(gzipLayer(earlier)));
+        Map<String, byte[]> files = new LinkedHashMap<>(earlier);
+        for (int i = 0; i < PackingSink.PENDING_FILES + 200; i++) {
+            files.put("share/doc/" + i, ("small file " + i % 700 + " ").repeat(3).getBytes());
+        }
+        files.put("bin/spilled", text(random, PackingSink.MEMORY_LIMIT + 300_000));
+        files.put("bin/streamed", text(random, 5 << 20));
+        files.put("bin/streamed-again", files.get("bin/streamed"));
+        byte[] layer = push(gzipLayer(files));
+
+        assertThat(deduplicate(layer).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(index.totals().uniqueFiles()).isEqualTo(40 + 700 + 2);
+        assertThat(rebuilt(layer)).isEqualTo(layer);
+        try (Stream<Path> scratch = Files.list(dir.resolve("scratch"))) {
+            assertThat(scratch).as("no scratch file is left behind").isEmpty();
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aStoredFileWhoseBytesChangedBeforeTheProofLeavesTheLayerIntact() throws Exception {
+        Map<String, byte[]> files = files(new Random(8), "opt/", 5);
+        byte[] incompressible = new byte[200_000];
+        new Random(9).nextBytes(incompressible);
+        files.put("opt/random", incompressible);
+        byte[] layer = push(gzipLayer(files));
+        Digest layerDigest = Digest.sha256(layer);
+        // zstd keeps random bytes as they are, so the last byte of the last frame is the last byte of
+        // that file: flipped, its frame still decompresses, and only the layer's digest can tell.
+        BlobStore damaging = (BlobStore) Proxy.newProxyInstance(BlobStore.class.getClassLoader(), new Class<?>[] {BlobStore.class},
+                (proxy, method, arguments) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(blobs, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("open") && !arguments[0].equals(layerDigest) && (long) arguments[2] > 0) {
+                        byte[] bytes = ((Optional<InputStream>) result).orElseThrow().readAllBytes();
+                        bytes[bytes.length - 1] ^= 1;
+                        return Optional.of(new ByteArrayInputStream(bytes));
+                    }
+                    return result;
+                });
+        LayerDeduplicator deduplicator = new LayerDeduplicator(damaging, index, new LayerSplitter(StandardEncoders.identifier()),
+                new LayerRebuilder(StandardEncoders.factory()),
+                new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT),
+                IntactCopyPolicy.NO_COPIES);
+
+        DedupOutcome outcome = deduplicator.deduplicate(task(layer), "w");
+
+        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.INTACT);
+        assertThat(outcome.reason()).isEqualTo("rebuild mismatch");
+        assertThat(blobs.size(layerDigest)).as("the intact blob is kept").contains((long) layer.length);
+    }
+
     /**
      * A worker that dies after storing a layer's packs and before committing it (a kill -9 while it
      * writes the record, proves the rebuild or commits) leaves those packs stored and indexed; the
@@ -261,6 +325,15 @@ class LayerDeduplicatorTest {
             files.put(prefix + "f" + i, content);
         }
         return files;
+    }
+
+    /** Text that zstd and deflate compress, as most files in layers are. */
+    private static byte[] text(Random random, int size) {
+        byte[] content = new byte[size];
+        for (int j = 0; j < content.length; j++) {
+            content[j] = (byte) ('a' + random.nextInt(12));
+        }
+        return content;
     }
 
     private static byte[] tar(Map<String, byte[]> files) throws IOException {

@@ -29,6 +29,13 @@ public interface DedupIndex {
     Optional<FileLocation> file(Digest file) throws IOException;
 
     /**
+     * Where each of {@code files} is stored, for those that are (the others are absent from the
+     * answer): {@link #file} for many files in a few round trips, as a dedup worker asks for the files
+     * of a layer. Not atomic across the files; each answer is as of some moment during the call.
+     */
+    Map<Digest, FileLocation> files(Collection<Digest> files) throws IOException;
+
+    /**
      * Claims each file that is neither stored nor claimed by another worker, for {@code ttl}. A claim
      * {@code worker} already holds is extended.
      */

@@ -28,6 +28,8 @@ import java.util.TreeMap;
  */
 final class SqliteDedupIndex implements DedupIndex {
 
+    private static final String LOCATION = "SELECT pack, offset, length, size FROM dedup_files WHERE digest = ?";
+
     private final SqliteDatabase db;
     private final Clock clock;
 
@@ -41,17 +43,31 @@ final class SqliteDedupIndex implements DedupIndex {
         return db.read(c -> location(c, file));
     }
 
+    /** One read transaction with one prepared statement, where {@link #file} prepares one per file. */
+    @Override
+    public Map<Digest, FileLocation> files(Collection<Digest> files) throws IOException {
+        return db.read(c -> {
+            Map<Digest, FileLocation> found = new LinkedHashMap<>();
+            try (PreparedStatement query = c.prepareStatement(LOCATION)) {
+                for (Digest file : files) {
+                    location(query, file).ifPresent(location -> found.put(file, location));
+                }
+            }
+            return found;
+        });
+    }
+
     @Override
     public Map<Digest, FileClaim> claimFiles(Collection<Digest> files, String worker, Duration ttl) throws IOException {
         long now = clock.millis();
         return db.write(c -> {
             Map<Digest, FileClaim> claims = new LinkedHashMap<>();
-            try (PreparedStatement claim = c.prepareStatement("""
+            try (PreparedStatement locate = c.prepareStatement(LOCATION); PreparedStatement claim = c.prepareStatement("""
                     INSERT INTO dedup_claims (digest, worker, until_millis) VALUES (?, ?, ?)
                     ON CONFLICT (digest) DO UPDATE SET worker = excluded.worker, until_millis = excluded.until_millis
                     WHERE dedup_claims.worker = excluded.worker OR dedup_claims.until_millis <= ?""")) {
                 for (Digest file : files) {
-                    Optional<FileLocation> stored = location(c, file);
+                    Optional<FileLocation> stored = location(locate, file);
                     if (stored.isPresent()) {
                         claims.put(file, FileClaim.stored(stored.get()));
                         continue;
@@ -136,9 +152,11 @@ final class SqliteDedupIndex implements DedupIndex {
                 return true;
             }
             List<Digest> distinct = List.copyOf(new LinkedHashSet<>(files));
-            for (Digest file : distinct) {
-                if (location(c, file).isEmpty()) {
-                    return false;
+            try (PreparedStatement locate = c.prepareStatement(LOCATION)) {
+                for (Digest file : distinct) {
+                    if (location(locate, file).isEmpty()) {
+                        return false;
+                    }
                 }
             }
             adjustReferences(c, distinct, +1);
@@ -254,13 +272,17 @@ final class SqliteDedupIndex implements DedupIndex {
     }
 
     private static Optional<FileLocation> location(Connection c, Digest file) throws SQLException {
-        try (PreparedStatement query = c.prepareStatement("SELECT pack, offset, length, size FROM dedup_files WHERE digest = ?")) {
-            query.setString(1, file.toString());
-            try (ResultSet row = query.executeQuery()) {
-                return row.next()
-                        ? Optional.of(new FileLocation(Digest.parse(row.getString(1)), row.getLong(2), row.getLong(3), row.getLong(4)))
-                        : Optional.empty();
-            }
+        try (PreparedStatement query = c.prepareStatement(LOCATION)) {
+            return location(query, file);
+        }
+    }
+
+    private static Optional<FileLocation> location(PreparedStatement query, Digest file) throws SQLException {
+        query.setString(1, file.toString());
+        try (ResultSet row = query.executeQuery()) {
+            return row.next()
+                    ? Optional.of(new FileLocation(Digest.parse(row.getString(1)), row.getLong(2), row.getLong(3), row.getLong(4)))
+                    : Optional.empty();
         }
     }
 }

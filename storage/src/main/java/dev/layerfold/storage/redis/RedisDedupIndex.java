@@ -60,6 +60,12 @@ final class RedisDedupIndex implements DedupIndex {
     private static final RedisScript FILE = new RedisScript(CHECK_MARKER + """
             return {'ok', redis.call('hget', KEYS[2], ARGV[2])}""");
 
+    /** KEYS: marker, files. ARGV: fingerprint, the files. Answers each file's location or false. */
+    private static final RedisScript FILES = new RedisScript(CHECK_MARKER + """
+            local answers = redis.call('hmget', KEYS[2], unpack(ARGV, 2))
+            table.insert(answers, 1, 'ok')
+            return answers""");
+
     /** KEYS: marker, files, the claim of each file. ARGV: fingerprint, worker, ttl in milliseconds, the files. */
     private static final RedisScript CLAIM = new RedisScript(CHECK_MARKER + """
             local answers = {'ok'}
@@ -221,6 +227,21 @@ final class RedisDedupIndex implements DedupIndex {
     public Optional<FileLocation> file(Digest file) throws IOException {
         List<Object> reply = run("look up file " + file, FILE, List.of(keys.files()), List.of(file.toString()));
         return Optional.ofNullable((String) reply.get(1)).map(RedisDedupIndex::location);
+    }
+
+    @Override
+    public Map<Digest, FileLocation> files(Collection<Digest> files) throws IOException {
+        Map<Digest, FileLocation> found = new LinkedHashMap<>();
+        for (List<Digest> batch : batches(List.copyOf(new LinkedHashSet<>(files)))) {
+            List<Object> reply = run("look up " + batch.size() + " files", FILES, List.of(keys.files()),
+                    batch.stream().map(Digest::toString).toList());
+            for (int i = 0; i < batch.size(); i++) {
+                if (reply.get(i + 1) instanceof String location) {
+                    found.put(batch.get(i), location(location));
+                }
+            }
+        }
+        return found;
     }
 
     @Override

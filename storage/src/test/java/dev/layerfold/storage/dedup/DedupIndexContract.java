@@ -67,6 +67,26 @@ public abstract class DedupIndexContract {
     }
 
     @Test
+    void manyFilesAreLookedUpInOneCallWhichAnswersOnlyTheStoredOnes() throws Exception {
+        DedupIndex index = newIndex();
+        List<Digest> files = new ArrayList<>();
+        Map<Digest, FileLocation> stored = new LinkedHashMap<>();
+        for (int i = 0; i < 2_500; i++) {
+            Digest file = digest("many-" + i);
+            files.add(file);
+            if (i % 3 == 0) {
+                stored.put(file, at(i * 10L));
+            }
+        }
+        index.packStored(PACK, 25_000, stored);
+        files.add(files.getFirst());
+
+        assertThat(sameIndex().files(files)).isEqualTo(stored);
+        assertThat(sameIndex().files(List.of(digest("never stored")))).isEmpty();
+        assertThat(sameIndex().files(List.of())).isEmpty();
+    }
+
+    @Test
     void anExpiredClaimGoesToTheNextWorker() throws Exception {
         DedupIndex index = newIndex();
         Digest file = digest("f");

@@ -100,12 +100,12 @@ final class EmbeddedDedup implements AutoCloseable {
 
     /**
      * Rebuilds a deduplicated layer on the calling thread from what was stored, into nothing, as the
-     * pipeline's proof does: every file read back from its pack and checked, the encoder, the digest.
+     * pipeline's proof does: every file read back from its pack, the encoder, the digest.
      */
     void rebuildFromStore(Digest layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
         LayerRecord record = storedFiles.record(state.record());
-        rebuilder.rebuild(record.recipe(), storedFiles.of(record), OutputStream.nullOutputStream());
+        rebuilder.rebuild(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
     }
 
     /** Opens the whole rebuilt layer. */
