@@ -8,6 +8,10 @@ import dev.layerfold.storage.metadata.UploadStateStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.PredictorStorage;
+import dev.layerfold.storage.predictor.PullHistory;
+import dev.layerfold.storage.predictor.PullHistoryLimits;
 import java.io.IOException;
 import java.time.Clock;
 import java.nio.file.Path;
@@ -17,7 +21,7 @@ import java.nio.file.Path;
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, PredictorStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -26,6 +30,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final UploadStateStore uploads;
     private final DedupQueue dedupQueue;
     private final DedupIndex dedupIndex;
+    private final ImageLayers imageLayers;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -35,6 +40,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.uploads = new SqliteUploadStateStore(db);
         this.dedupQueue = new SqliteDedupQueue(db, Clock.systemUTC());
         this.dedupIndex = new SqliteDedupIndex(db, Clock.systemUTC());
+        this.imageLayers = new SqliteImageLayers(db);
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -70,6 +76,16 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public DedupIndex dedupIndex() {
         return dedupIndex;
+    }
+
+    @Override
+    public ImageLayers imageLayers() {
+        return imageLayers;
+    }
+
+    @Override
+    public PullHistory pullHistory(PullHistoryLimits limits) {
+        return new SqlitePullHistory(db, limits);
     }
 
     @Override

@@ -13,8 +13,11 @@ import java.sql.Statement;
  */
 final class SqliteSchema {
 
-    /** 2 added the claims on uploads and the dedup tables; a version-1 file is migrated when opened. */
-    static final int VERSION = 2;
+    /**
+     * 2 added the claims on uploads and the dedup tables; a version-1 file is migrated when opened.
+     * 3 added the predictor's tables, which a version-2 file gains when opened.
+     */
+    static final int VERSION = 3;
 
     private static final String DDL = """
             CREATE TABLE IF NOT EXISTS repositories (
@@ -101,6 +104,38 @@ final class SqliteSchema {
               stored_bytes INTEGER,
               file_count INTEGER,
               intact_reason TEXT
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS predictor_images (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              contents TEXT NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS predictor_pulls (
+              user TEXT NOT NULL,
+              layer TEXT NOT NULL,
+              count INTEGER NOT NULL,
+              last_millis INTEGER NOT NULL,
+              PRIMARY KEY (user, layer)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS predictor_pulls_by_time ON predictor_pulls (user, last_millis);
+            CREATE INDEX IF NOT EXISTS predictor_pulls_by_age ON predictor_pulls (last_millis);
+            CREATE TABLE IF NOT EXISTS predictor_users (
+              user TEXT PRIMARY KEY,
+              offered INTEGER NOT NULL DEFAULT 0,
+              repulled INTEGER NOT NULL DEFAULT 0,
+              last_repository TEXT,
+              last_manifest TEXT,
+              platform TEXT NOT NULL DEFAULT '',
+              seen_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS predictor_image_repulls (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              offered INTEGER NOT NULL DEFAULT 0,
+              repulled INTEGER NOT NULL DEFAULT 0,
+              seen_millis INTEGER NOT NULL,
+              PRIMARY KEY (repository, manifest)
             ) WITHOUT ROWID;
             """;
 
