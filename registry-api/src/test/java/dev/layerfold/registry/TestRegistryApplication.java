@@ -5,6 +5,8 @@ import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.PredictorStorage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +47,17 @@ public class TestRegistryApplication {
     @Bean
     BlobContent blobContent(BlobStore blobs) {
         return BlobContent.intact(blobs);
+    }
+
+    /** The predictor's map of manifests to layers, written on push like the server's. */
+    @Bean
+    ImageLayers imageLayers(MetadataStore metadata) {
+        return ((PredictorStorage) metadata).imageLayers();
+    }
+
+    @Bean
+    RecordedPulls recordedPulls() {
+        return new RecordedPulls();
     }
 
     @Bean(destroyMethod = "close")

@@ -1,5 +1,6 @@
 package dev.layerfold.registry.blob;
 
+import dev.layerfold.registry.api.PullListener;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
 import dev.layerfold.registry.api.Route;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -22,9 +24,12 @@ import org.springframework.stereotype.Component;
 class BlobHandler implements RouteHandler<Route.Blob> {
 
     private final RepositoryBlobs blobs;
+    private final ObjectProvider<PullListener> pulls;
 
-    BlobHandler(RepositoryBlobs blobs) {
+    /** @param pulls told of every blob pulled; absent when nothing learns from pulls */
+    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls) {
         this.blobs = blobs;
+        this.pulls = pulls;
     }
 
     @Override
@@ -84,6 +89,7 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         response.setContentType("application/octet-stream");
         response.setContentLengthLong(range.length());
         if (!request.isHead() && range.length() > 0) {
+            pulls.ifAvailable(listener -> listener.blobPulled(request.puller(), route.name(), route.digest()));
             send(route, range, request, response);
         }
     }

@@ -12,6 +12,8 @@ import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.ImageRef;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,15 +43,20 @@ class ManifestService {
     private final MetadataStore metadata;
     private final ManifestParser parser;
     private final ObjectProvider<DedupQueue> dedupQueue;
+    private final ObjectProvider<ImageLayers> imageLayers;
 
-    /** @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off */
+    /**
+     * @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off
+     * @param imageLayers the predictor's map of each manifest's layers; absent when the predictor is off
+     */
     ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
-                    ObjectProvider<DedupQueue> dedupQueue) {
+                    ObjectProvider<DedupQueue> dedupQueue, ObjectProvider<ImageLayers> imageLayers) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
         this.parser = parser;
         this.dedupQueue = dedupQueue;
+        this.imageLayers = imageLayers;
     }
 
     /**
@@ -86,6 +93,11 @@ class ManifestService {
             }
         }
         queueLayersForDedup(manifest);
+        ImageLayers images = imageLayers.getIfAvailable();
+        if (images != null) {
+            // Before the link, like the dedup queue: a client that pulls right after its push is predicted.
+            images.put(new ImageRef(repository, digest), manifest.contents());
+        }
         metadata.linkManifest(repository, new ManifestRecord(digest, manifest.mediaType(), bytes.length));
         if (manifest.subject().isPresent()) {
             metadata.addReferrer(repository, manifest.subject().get(), new Descriptor(manifest.mediaType(), digest,
@@ -163,6 +175,10 @@ class ManifestService {
                 ManifestRecord manifest = resolve(repository, reference);
                 Optional<Digest> subject = parser.subjectOf(content(repository, manifest));
                 metadata.unlinkManifest(repository, digest);
+                ImageLayers images = imageLayers.getIfAvailable();
+                if (images != null) {
+                    images.remove(new ImageRef(repository, digest));
+                }
                 if (subject.isPresent()) {
                     metadata.removeReferrer(repository, subject.get(), digest);
                 }
