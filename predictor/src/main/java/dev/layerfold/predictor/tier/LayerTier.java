@@ -17,6 +17,8 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -35,6 +37,12 @@ public final class LayerTier {
     /** Caffeine weighs in ints; layers are weighed in KiB so one may be up to 2 TiB. */
     private static final int WEIGHT_UNIT = 1024;
 
+    /**
+     * Copies made while serving, at once: each holds up to a layer's bytes (in memory, or a file not yet
+     * counted), so their number is what bounds them; beyond it a layer is served without a copy.
+     */
+    private static final int FILLS_AT_ONCE = 4;
+
     private final String name;
     private final Shelf shelf;
     private final long capacity;
@@ -42,6 +50,7 @@ public final class LayerTier {
     private final Duration hold;
     private final Clock clock;
     private final Cache<Digest, Kept> cache;
+    private final Semaphore fills = new Semaphore(FILLS_AT_ONCE);
     private final ReentrantLock stagingLock = new ReentrantLock();
     /** Guarded by stagingLock; oldest first. */
     private final Map<Digest, Staged> staged = new LinkedHashMap<>();
@@ -206,13 +215,18 @@ public final class LayerTier {
     /**
      * Starts keeping a layer a client is being sent from elsewhere: the caller copies what it sends
      * into the fill, and the layer is kept in the cache once whole and verified. Empty if the layer is
-     * here already or too large.
+     * here already, too large, or {@link #FILLS_AT_ONCE} copies are being made.
      */
     public Optional<Fill> fill(Digest digest, long size) throws IOException {
-        if (!admits(size) || holds(digest)) {
+        if (!admits(size) || holds(digest) || !fills.tryAcquire()) {
             return Optional.empty();
         }
-        return Optional.of(new Fill(digest, size, shelf.writer(digest, size)));
+        try {
+            return Optional.of(new Fill(digest, size, shelf.writer(digest, size)));
+        } catch (IOException | RuntimeException e) {
+            fills.release();
+            throw e;
+        }
     }
 
     /** A layer being copied into the tier as it is served. */
@@ -220,6 +234,7 @@ public final class LayerTier {
         private final Digest digest;
         private final long size;
         private final Shelf.Writer writer;
+        private final AtomicBoolean ended = new AtomicBoolean();
 
         private Fill(Digest digest, long size, Shelf.Writer writer) {
             this.digest = digest;
@@ -233,7 +248,16 @@ public final class LayerTier {
 
         /** Checks what was written against the digest and keeps it; abandons it if it is not the layer. */
         public boolean complete() throws IOException {
-            Kept written = writer.keep();
+            if (!end()) {
+                return false;
+            }
+            Kept written;
+            try {
+                written = writer.keep();
+            } catch (IOException | RuntimeException e) {
+                writer.abandon();
+                throw e;
+            }
             try (InputStream in = written.open(0, -1)) {
                 copyVerified(in, OutputStream.nullOutputStream(), digest, size);
             } catch (IOException e) {
@@ -248,8 +272,19 @@ public final class LayerTier {
             return true;
         }
 
+        /** Drops the copy; a no-op once it ended. */
         public void abandon() {
-            writer.abandon();
+            if (end()) {
+                writer.abandon();
+            }
+        }
+
+        private boolean end() {
+            if (ended.compareAndSet(false, true)) {
+                fills.release();
+                return true;
+            }
+            return false;
         }
     }
 
