@@ -70,6 +70,11 @@ public final class Prefetcher {
         return Optional.ofNullable(underWay.get(layer));
     }
 
+    /** Completes once every fetch under way now has ended. */
+    CompletableFuture<Void> quiet() {
+        return CompletableFuture.allOf(underWay.values().toArray(CompletableFuture[]::new));
+    }
+
     private void run(ImageContents.Layer layer, CompletableFuture<Void> mine) {
         Digest digest = layer.digest();
         try {

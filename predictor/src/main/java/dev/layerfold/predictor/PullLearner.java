@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -65,6 +66,16 @@ public final class PullLearner implements PullListener {
     public void blobPulled(Puller puller, RepositoryName repository, Digest blob) {
         Instant now = clock.instant();
         submit(() -> history.pulled(puller.id(), blob, now));
+    }
+
+    /**
+     * Completes once every pull reported before was learned from and the fetches it started ended: for
+     * tests and benchmarks, which must not guess how long that takes. Fails if the queue is full.
+     */
+    public CompletableFuture<Void> caughtUp() {
+        CompletableFuture<Void> learned = new CompletableFuture<>();
+        learning.execute(() -> learned.complete(null));
+        return learned.thenCompose(done -> prefetcher.quiet());
     }
 
     private void submit(Learning work) {

@@ -39,7 +39,7 @@ public final class Tiers {
     }
 
     /** Drops layers fetched ahead and never asked for within their hold; returns their bytes. */
-    long dropStale() {
+    public long dropStale() {
         return memory.dropStale() + disk.dropStale();
     }
 }

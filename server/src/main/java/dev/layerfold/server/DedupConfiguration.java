@@ -10,7 +10,6 @@ import dev.layerfold.dedup.pipeline.DedupWorker;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.restore.LayerRestorer;
 import dev.layerfold.restore.RestoringBlobContent;
-import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
@@ -134,8 +133,9 @@ public class DedupConfiguration {
         return new LayerRestorer(blobs, index, new LayerRebuilder(StandardEncoders.factory()), encoders, fetchers, spool, registry);
     }
 
+    /** The content the API serves, unless the predictor's tiers stand in front of it (PredictorConfiguration). */
     @Bean
-    BlobContent blobContent(BlobStore blobs, LayerRestorer restorer) {
+    RestoringBlobContent blobContent(BlobStore blobs, LayerRestorer restorer) {
         return new RestoringBlobContent(blobs, restorer);
     }
 }
