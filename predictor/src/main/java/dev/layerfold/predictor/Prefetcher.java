@@ -3,7 +3,6 @@ package dev.layerfold.predictor;
 import dev.layerfold.predictor.tier.LayerTier;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobContent;
-import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.predictor.ImageContents;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -29,17 +28,17 @@ public final class Prefetcher {
 
     private final Tiers tiers;
     private final BlobContent origin;
-    private final BlobStore intact;
+    private final StoredIntact intact;
     private final Executor fetchers;
     private final PredictorMetrics metrics;
     private final Map<Digest, CompletableFuture<Void>> underWay = new ConcurrentHashMap<>();
 
     /**
      * @param origin the blob content the tiers stand in front of
-     * @param intact the blob store, to tell intact layers from deduplicated ones
+     * @param intact tells intact layers from deduplicated ones
      * @param fetchers a bounded executor that rejects work when full
      */
-    public Prefetcher(Tiers tiers, BlobContent origin, BlobStore intact, Executor fetchers, PredictorMetrics metrics) {
+    public Prefetcher(Tiers tiers, BlobContent origin, StoredIntact intact, Executor fetchers, PredictorMetrics metrics) {
         this.tiers = tiers;
         this.origin = origin;
         this.intact = intact;
@@ -82,7 +81,7 @@ public final class Prefetcher {
                 metrics.prefetch("local"); // on this host's disk already, sent by sendfile
                 return;
             }
-            boolean rebuilt = intact.size(digest).isEmpty();
+            boolean rebuilt = !intact.isIntact(digest);
             Optional<LayerTier> tier = tiers.forLayer(layer.size(), rebuilt);
             if (tier.isEmpty()) {
                 metrics.prefetch("too-large");

@@ -4,7 +4,6 @@ import dev.layerfold.predictor.PredictorMetrics.Source;
 import dev.layerfold.predictor.tier.LayerTier;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobContent;
-import dev.layerfold.storage.blob.BlobStore;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,7 +25,7 @@ import java.util.concurrent.Executor;
 public final class TieredBlobContent implements BlobContent {
 
     private final BlobContent origin;
-    private final BlobStore intact;
+    private final StoredIntact intact;
     private final Tiers tiers;
     private final Prefetcher prefetcher;
     private final Executor background;
@@ -34,11 +33,11 @@ public final class TieredBlobContent implements BlobContent {
 
     /**
      * @param origin the content served when no tier holds a blob
-     * @param intact the blob store, to tell intact layers from deduplicated ones
+     * @param intact tells intact layers from deduplicated ones
      * @param background where copies made while serving are verified and kept (bounded; a copy it
      *     refuses is dropped)
      */
-    public TieredBlobContent(BlobContent origin, BlobStore intact, Tiers tiers, Prefetcher prefetcher,
+    public TieredBlobContent(BlobContent origin, StoredIntact intact, Tiers tiers, Prefetcher prefetcher,
                              Executor background, PredictorMetrics metrics) {
         this.origin = origin;
         this.intact = intact;
@@ -69,8 +68,7 @@ public final class TieredBlobContent implements BlobContent {
                 return fromTier;
             }
         }
-        Optional<Long> intactSize = intact.size(digest);
-        Source source = intactSize.isPresent() ? Source.INTACT : Source.REBUILT;
+        Source source = intact.isIntact(digest) ? Source.INTACT : Source.REBUILT;
         Optional<InputStream> behind = origin.open(digest, offset, length);
         if (behind.isEmpty()) {
             return behind;
@@ -78,7 +76,7 @@ public final class TieredBlobContent implements BlobContent {
         metrics.served(source);
         Optional<LayerTier.Fill> fill = Optional.empty();
         if (offset == 0) {
-            long size = intactSize.isPresent() ? intactSize.get() : origin.size(digest).orElse(-1L);
+            long size = origin.size(digest).orElse(-1L);
             if (size >= 0 && (length < 0 || length == size)) {
                 fill = tiers.forLayer(size, source == Source.REBUILT).flatMap(tier -> startFill(tier, digest, size));
             }

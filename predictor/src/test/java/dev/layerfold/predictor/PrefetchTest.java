@@ -63,8 +63,8 @@ class PrefetchTest {
                 LayerTier.onDisk(dir.resolve("tier"), 8 << 20, Duration.ofMinutes(2), clock));
         PredictorMetrics metrics = new PredictorMetrics(registry, tiers);
         BlobContent remote = remote(BlobContent.intact(blobs));
-        Prefetcher prefetcher = new Prefetcher(tiers, remote, blobs, queued, metrics);
-        content = new TieredBlobContent(remote, blobs, tiers, prefetcher, queued, metrics);
+        Prefetcher prefetcher = new Prefetcher(tiers, remote, layer -> blobs.size(layer).isPresent(), queued, metrics);
+        content = new TieredBlobContent(remote, layer -> blobs.size(layer).isPresent(), tiers, prefetcher, queued, metrics);
         learner = new PullLearner(metadata.imageLayers(), metadata.pullHistory(PullHistoryLimits.DEFAULT), 0.5,
                 prefetcher, queued, clock, metrics);
         for (int i = 0; i < 3; i++) {

@@ -78,7 +78,7 @@ public class PredictorConfiguration {
     @Bean
     Prefetcher prefetcher(Tiers tiers, RestoringBlobContent origin, BlobStore blobs,
                           @Qualifier("predictorFetchers") ThreadPoolExecutor fetchers, PredictorMetrics metrics) {
-        return new Prefetcher(tiers, origin, blobs, fetchers, metrics);
+        return new Prefetcher(tiers, origin, layer -> blobs.size(layer).isPresent(), fetchers, metrics);
     }
 
     /** The content the API serves: the tiers in front of the restore service's. */
@@ -87,7 +87,7 @@ public class PredictorConfiguration {
     TieredBlobContent tieredBlobContent(RestoringBlobContent origin, BlobStore blobs, Tiers tiers, Prefetcher prefetcher,
                                         @Qualifier("predictorFetchers") ThreadPoolExecutor fetchers,
                                         PredictorMetrics metrics) {
-        return new TieredBlobContent(origin, blobs, tiers, prefetcher, fetchers, metrics);
+        return new TieredBlobContent(origin, layer -> blobs.size(layer).isPresent(), tiers, prefetcher, fetchers, metrics);
     }
 
     @Bean
