@@ -75,7 +75,7 @@ public final class PredictorMetrics {
         joined.increment();
     }
 
-    /** A fetch ahead ended ({@code staged}, {@code held}, {@code local}, {@code too-large}, {@code no-room}, {@code busy}, {@code failed}). */
+    /** A fetch ahead ended ({@code fetched} or {@code rebuilt} into a tier, {@code held}, {@code local}, {@code too-large}, {@code no-room}, {@code busy}, {@code failed}). */
     void prefetch(String outcome) {
         registry.counter("layerfold.predictor.prefetches", "outcome", outcome).increment();
     }

@@ -82,17 +82,21 @@ public final class Prefetcher {
                 return;
             }
             boolean rebuilt = !intact.isIntact(digest);
-            Optional<LayerTier> tier = tiers.forLayer(layer.size(), rebuilt);
-            if (tier.isEmpty()) {
-                metrics.prefetch("too-large");
-                return;
+            String outcome = "too-large";
+            for (LayerTier tier : tiers.inOrder()) {
+                if (!tier.admits(layer.size())) {
+                    continue;
+                }
+                // A tier whose staging is full passes the layer on to the next, larger one.
+                if (tier.stage(digest, layer.size(), () -> origin.open(digest, 0, -1).orElseThrow(() ->
+                        new NoSuchFileException(digest + " is neither stored intact nor rebuildable")))) {
+                    metrics.prefetched(tier, layer.size());
+                    outcome = rebuilt ? "rebuilt" : "fetched";
+                    break;
+                }
+                outcome = "no-room";
             }
-            boolean staged = tier.get().stage(digest, layer.size(), () -> origin.open(digest, 0, -1)
-                    .orElseThrow(() -> new NoSuchFileException(digest + " is neither stored intact nor rebuildable")));
-            metrics.prefetch(staged ? "staged" : "no-room");
-            if (staged) {
-                metrics.prefetched(tier.get(), layer.size());
-            }
+            metrics.prefetch(outcome);
         } catch (IOException | RuntimeException e) {
             metrics.prefetch("failed");
             log.debug("fetching {} ahead failed: {}", digest, e.toString());

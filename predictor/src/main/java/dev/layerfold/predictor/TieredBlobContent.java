@@ -78,7 +78,7 @@ public final class TieredBlobContent implements BlobContent {
         if (offset == 0) {
             long size = origin.size(digest).orElse(-1L);
             if (size >= 0 && (length < 0 || length == size)) {
-                fill = tiers.forLayer(size, source == Source.REBUILT).flatMap(tier -> startFill(tier, digest, size));
+                fill = tiers.forLayer(size).flatMap(tier -> startFill(tier, digest, size));
             }
         }
         return Optional.of(new ServedStream(behind.get(), () -> metrics.finished(sample, source), fill, background));

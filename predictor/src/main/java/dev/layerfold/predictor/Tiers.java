@@ -25,12 +25,13 @@ public final class Tiers {
     }
 
     /**
-     * Where a layer goes: a rebuilt one to disk (it cost a rebuild, so it is worth the larger, longer
-     * lived tier; DupHunter's preconstruct cache is on disk too), an intact one to memory when it fits
-     * there; else disk; empty if neither admits its size.
+     * Where a layer goes: to memory when it is small enough for it, else to disk; empty if neither
+     * admits its size. Rebuilt and intact layers alike: DupHunter keeps rebuilt layers on disk only,
+     * but a replay of generated traces (the predictor benchmark) showed the memory tier then serving
+     * nothing where most layers are deduplicated.
      */
-    Optional<LayerTier> forLayer(long size, boolean rebuilt) {
-        for (LayerTier tier : rebuilt ? List.of(disk, memory) : List.of(memory, disk)) {
+    Optional<LayerTier> forLayer(long size) {
+        for (LayerTier tier : inOrder()) {
             if (tier.admits(size)) {
                 return Optional.of(tier);
             }

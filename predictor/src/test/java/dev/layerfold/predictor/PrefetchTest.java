@@ -162,7 +162,7 @@ class PrefetchTest {
             runPending();
         }
 
-        assertThat(registry.get("layerfold.predictor.prefetches").tag("outcome", "staged").counter().count())
+        assertThat(registry.get("layerfold.predictor.prefetches").tag("outcome", "fetched").counter().count())
                 .isEqualTo(3);
     }
 
