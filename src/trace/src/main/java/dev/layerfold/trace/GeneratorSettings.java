@@ -1,7 +1,11 @@
 package dev.layerfold.trace;
 
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The shape of a synthetic trace. Each component is a flag of the {@code generate} command
@@ -47,9 +51,43 @@ public record GeneratorSettings(long seed, Instant start, Duration duration, dou
             Duration.ofHours(2), 2.0, 300, 20, 500, 1.0, 0.8, 0.95, 0.85, 0.02, 0.7, 1_500_000, 1.8, 1_000_000_000L, 6,
             1.0, 1.0, 24);
 
-    public GeneratorSettings withSeed(long newSeed) {
-        return new GeneratorSettings(newSeed, start, duration, pullsPerSecond, repositories, bases, clients,
-                popularitySkew, clientSkew, revisit, pullOnceShare, pullOnceRepull, alwaysPullRepull, layerSizeMedian,
-                layerSizeSigma, layerSizeMax, ownLayersMax, layerDelayMin, layerDelaySpread, getPutRatio);
+    /**
+     * These settings with each flag replacing the component of its name ({@code seed=2},
+     * {@code duration=PT30M}); an unknown name is refused with the list of known ones.
+     */
+    public GeneratorSettings with(Map<String, String> flags) {
+        Map<String, String> left = new HashMap<>(flags);
+        RecordComponent[] components = GeneratorSettings.class.getRecordComponents();
+        Object[] values = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        try {
+            for (int i = 0; i < components.length; i++) {
+                types[i] = components[i].getType();
+                String flag = left.remove(components[i].getName());
+                values[i] = flag == null ? components[i].getAccessor().invoke(this) : parse(flag, types[i]);
+            }
+            if (!left.isEmpty()) {
+                throw new IllegalArgumentException("unknown settings " + left.keySet() + "; known: "
+                        + Arrays.stream(components).map(RecordComponent::getName).toList());
+            }
+            return GeneratorSettings.class.getDeclaredConstructor(types).newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot build settings from " + flags, e);
+        }
+    }
+
+    private static Object parse(String value, Class<?> type) {
+        if (type == long.class) {
+            return Long.parseLong(value);
+        } else if (type == int.class) {
+            return Integer.parseInt(value);
+        } else if (type == double.class) {
+            return Double.parseDouble(value);
+        } else if (type == Duration.class) {
+            return Duration.parse(value);
+        } else if (type == Instant.class) {
+            return Instant.parse(value);
+        }
+        throw new IllegalArgumentException("no parser for " + type);
     }
 }

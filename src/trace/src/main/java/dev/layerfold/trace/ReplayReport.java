@@ -13,6 +13,8 @@ public final class ReplayReport {
     private final Map<String, List<Long>> latencies = new TreeMap<>();
     private final Map<String, Integer> failures = new TreeMap<>();
     private final Map<String, Long> bytes = new TreeMap<>();
+    /** The first failures' causes, for a person to act on. */
+    private final List<String> problems = new ArrayList<>();
     private int skipped;
     private long maxLateMillis;
 
@@ -22,6 +24,16 @@ public final class ReplayReport {
         if (!ok) {
             failures.merge(kind, 1, Integer::sum);
         }
+    }
+
+    synchronized void problem(String what) {
+        if (problems.size() < 10) {
+            problems.add(what);
+        }
+    }
+
+    public synchronized List<String> problems() {
+        return List.copyOf(problems);
     }
 
     synchronized void skipped() {
@@ -52,6 +64,7 @@ public final class ReplayReport {
                     sorted.size(), failures(kind.getKey()), bytes.getOrDefault(kind.getKey(), 0L),
                     sorted.get(sorted.size() / 2) / 1e6, sorted.get((int) (sorted.size() * 0.95)) / 1e6);
         }
+        problems.forEach(problem -> out.println("failed: " + problem));
         out.printf("skipped %d requests of other kinds; at most %d ms behind the trace's timing%n", skipped, maxLateMillis);
     }
 }

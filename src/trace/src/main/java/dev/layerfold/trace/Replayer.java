@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * Plays a trace against a running registry, at the trace's timing divided by {@code speed}. First
  * the images the trace pulls before any push of them are pushed (rebuilt from the trace, see
  * {@link TraceImages}); then every manifest and blob GET is sent when its time comes, blob uploads and
- * manifest PUTs push, and other requests are skipped. Each trace client sends its own User-Agent
+ * manifest PUTs push (each finished before the requests after it go out, as in the recorded registry),
+ * and other requests are skipped. Each trace client sends its own User-Agent
  * ({@code client/<address>}), so the registry tells the trace's clients apart though they all come
  * from here.
  */
@@ -81,8 +82,13 @@ public final class Replayer {
                 if (wait > 0) {
                     Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
                 }
-                inFlight.acquire();
                 report.late((System.nanoTime() - due) / 1_000_000);
+                if (!record.isGet()) {
+                    // A push is finished before later requests go out, so none of them can find it missing.
+                    perform(record, report);
+                    continue;
+                }
+                inFlight.acquire();
                 requests.execute(() -> {
                     try {
                         perform(record, report);
@@ -100,7 +106,7 @@ public final class Replayer {
         long started = System.nanoTime();
         try {
             if (record.isGet() && target.isPresent()) {
-                long received = target.get().manifest() ? getManifest(target.get(), record) : getBlob(target.get(), record);
+                long received = target.get().manifest() ? getManifest(target.get(), record, report) : getBlob(target.get(), record, report);
                 report.done(target.get().manifest() ? "GET manifest" : "GET blob", System.nanoTime() - started,
                         received >= 0, Math.max(0, received));
             } else if (record.method().equalsIgnoreCase("PUT") && target.isPresent() && target.get().manifest()) {
@@ -118,35 +124,40 @@ public final class Replayer {
             }
         } catch (IOException | RuntimeException e) {
             report.done(record.method() + " failed", System.nanoTime() - started, false, 0);
+            report.problem(record.method() + " " + record.uri() + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private long getManifest(TraceRecord.Target target, TraceRecord record) throws IOException, InterruptedException {
+    private long getManifest(TraceRecord.Target target, TraceRecord record, ReplayReport report) throws IOException, InterruptedException {
         String reference = TAG.matcher(target.reference()).matches() ? target.reference()
                 : manifests.getOrDefault(target.repository() + " " + target.reference(), target.reference());
-        return get("/v2/" + target.repository() + "/manifests/" + reference, record, OCI_MANIFEST);
+        return get("/v2/" + target.repository() + "/manifests/" + reference, record, OCI_MANIFEST, report);
     }
 
-    private long getBlob(TraceRecord.Target target, TraceRecord record) throws IOException, InterruptedException {
+    private long getBlob(TraceRecord.Target target, TraceRecord record, ReplayReport report) throws IOException, InterruptedException {
         BlobBytes blob = blobs.get(target.reference());
         if (blob == null) {
             upload(target.repository(), target.reference());
             blob = blobs.get(target.reference());
         }
-        return get("/v2/" + target.repository() + "/blobs/" + blob.digest(), record, "*/*");
+        return get("/v2/" + target.repository() + "/blobs/" + blob.digest(), record, "*/*", report);
     }
 
     /** Bytes of the response body, or -1 if the registry did not answer 200. */
-    private long get(String path, TraceRecord record, String accept) throws IOException, InterruptedException {
+    private long get(String path, TraceRecord record, String accept, ReplayReport report) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(options.registry().resolve(path))
                 .header("User-Agent", "layerfold-replay client/" + record.remoteAddr().replaceFirst(":\\d+$", ""))
                 .header("Accept", accept).build();
         HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
             long received = body.transferTo(OutputStream.nullOutputStream());
-            return response.statusCode() == 200 ? received : -1;
+            if (response.statusCode() != 200) {
+                report.problem("GET " + path + " (trace: " + record.uri() + ") got " + response.statusCode());
+                return -1;
+            }
+            return received;
         }
     }
 

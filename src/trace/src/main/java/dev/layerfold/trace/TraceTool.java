@@ -1,13 +1,9 @@
 package dev.layerfold.trace;
 
 import java.io.PrintStream;
-import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +38,7 @@ public final class TraceTool {
             if (out == null) {
                 throw new IllegalArgumentException("generate needs --out=FILE");
             }
-            SyntheticTrace trace = TraceGenerator.generate(settings(flags));
+            SyntheticTrace trace = TraceGenerator.generate(GeneratorSettings.DEFAULTS.with(flags));
             TraceFile.write(trace.records(), Path.of(out));
             long manifestGets = trace.records().stream().filter(r -> r.isGet()
                     && r.target().map(TraceRecord.Target::manifest).orElse(false)).count();
@@ -60,39 +56,6 @@ public final class TraceTool {
                     Integer.parseInt(flags.getOrDefault("concurrency", "64")));
             new Replayer(options).replay(TraceFile.read(Path.of(files.getFirst()))).print(System.out);
         }
-    }
-
-    /** The defaults, with each flag given replacing the component of its name. */
-    static GeneratorSettings settings(Map<String, String> flags) throws ReflectiveOperationException {
-        RecordComponent[] components = GeneratorSettings.class.getRecordComponents();
-        Object[] values = new Object[components.length];
-        Class<?>[] types = new Class<?>[components.length];
-        for (int i = 0; i < components.length; i++) {
-            RecordComponent component = components[i];
-            types[i] = component.getType();
-            String flag = flags.remove(component.getName());
-            values[i] = flag == null ? component.getAccessor().invoke(GeneratorSettings.DEFAULTS) : parse(flag, types[i]);
-        }
-        if (!flags.isEmpty()) {
-            throw new IllegalArgumentException("unknown flags " + flags.keySet() + "; generate knows "
-                    + Arrays.stream(components).map(RecordComponent::getName).toList());
-        }
-        return GeneratorSettings.class.getDeclaredConstructor(types).newInstance(values);
-    }
-
-    private static Object parse(String value, Class<?> type) {
-        if (type == long.class) {
-            return Long.parseLong(value);
-        } else if (type == int.class) {
-            return Integer.parseInt(value);
-        } else if (type == double.class) {
-            return Double.parseDouble(value);
-        } else if (type == Duration.class) {
-            return Duration.parse(value);
-        } else if (type == Instant.class) {
-            return Instant.parse(value);
-        }
-        throw new IllegalArgumentException("no parser for " + type);
     }
 
     private static void usage(PrintStream out) {

@@ -29,7 +29,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
@@ -56,7 +58,7 @@ public final class PredictorBenchmark implements Benchmark {
     private static final int SCALE = 64;
     private static final long TUNED_ON = 1;
     /** The seeds of the traces measured; {@code -Dpredictor.seeds=1} replays the one the settings were chosen on. */
-    private static final long[] MEASURED_SEEDS = java.util.Arrays.stream(System.getProperty("predictor.seeds", "2,3,4")
+    private static final long[] MEASURED_SEEDS = Arrays.stream(System.getProperty("predictor.seeds", "2,3,4")
             .split(",")).mapToLong(Long::parseLong).toArray();
     private static final double[] CACHE_SHARES = {0.01, 0.05, 0.10};
     private static final Duration HOLD = Duration.ofMinutes(2);
@@ -86,7 +88,7 @@ public final class PredictorBenchmark implements Benchmark {
             double[][] onDemand = new double[CACHE_SHARES.length][MEASURED_SEEDS.length];
             double[][] wasted = new double[CACHE_SHARES.length][MEASURED_SEEDS.length];
             for (int s = 0; s < MEASURED_SEEDS.length; s++) {
-                SyntheticTrace trace = TraceGenerator.generate(GeneratorSettings.DEFAULTS.withSeed(MEASURED_SEEDS[s]));
+                SyntheticTrace trace = TraceGenerator.generate(GeneratorSettings.DEFAULTS.with(Map.of("seed", Long.toString(MEASURED_SEEDS[s]))));
                 SyntheticLayers layers = new SyntheticLayers(trace, SCALE);
                 long layerGets = trace.records().stream().filter(r -> r.isGet() && !r.target().orElseThrow().manifest()).count();
                 System.out.printf("%-10s seed %d: %d requests, %d layer GETs, %.1f GB of distinct layers%n", SUITE,
