@@ -13,6 +13,7 @@ import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import dev.layerfold.storage.predictor.ImageContents;
 import dev.layerfold.storage.predictor.ImageRef;
 import dev.layerfold.storage.predictor.PullHistoryLimits;
+import dev.layerfold.storage.predictor.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +46,7 @@ class PrefetchTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock();
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
     private final Queue<Runnable> pending = new ArrayDeque<>();
     private final Executor queued = pending::add;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();

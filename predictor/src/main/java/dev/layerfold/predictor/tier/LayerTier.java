@@ -189,7 +189,11 @@ public final class LayerTier {
                 if (kept == null) {
                     stagedBytes -= size;
                 } else {
-                    staged.put(digest, new Staged(kept, clock.instant()));
+                    Staged before = staged.put(digest, new Staged(kept, clock.instant()));
+                    if (before != null) { // staged twice at once: keep the later copy only
+                        stagedBytes -= before.kept().size();
+                        before.kept().discard();
+                    }
                 }
             } finally {
                 stagingLock.unlock();

@@ -3,13 +3,14 @@ package dev.layerfold.predictor.tier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.layerfold.predictor.MutableClock;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.predictor.SettableClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class LayerTierTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock();
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     private static byte[] layer(int size, int seed) {
         byte[] bytes = new byte[size];

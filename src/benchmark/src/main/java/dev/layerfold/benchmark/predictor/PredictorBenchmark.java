@@ -16,6 +16,7 @@ import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.predictor.ImageContents;
 import dev.layerfold.storage.predictor.ImageRef;
 import dev.layerfold.storage.predictor.PullHistoryLimits;
+import dev.layerfold.storage.predictor.SettableClock;
 import dev.layerfold.trace.GeneratorSettings;
 import dev.layerfold.trace.SyntheticTrace;
 import dev.layerfold.trace.TraceGenerator;
@@ -28,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -124,7 +126,7 @@ public final class PredictorBenchmark implements Benchmark {
 
     private static Outcome replay(SyntheticTrace trace, SyntheticLayers layers, long capacity, Path dir, boolean predict)
             throws Exception {
-        TraceClock clock = new TraceClock();
+        SettableClock clock = new SettableClock(Instant.EPOCH);
         Tiers tiers = new Tiers(LayerTier.inMemory(capacity / 5, HOLD, clock),
                 LayerTier.onDisk(dir.resolve("tier"), capacity - capacity / 5, HOLD, clock));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();

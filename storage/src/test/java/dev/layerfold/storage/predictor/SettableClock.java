@@ -1,4 +1,4 @@
-package dev.layerfold.predictor;
+package dev.layerfold.storage.predictor;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,10 +6,21 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock that tests move by hand, so nothing depends on how long a step takes. */
-public final class MutableClock extends Clock {
+/**
+ * A clock set by hand: tests move it so nothing depends on how long a step takes, and trace replays set
+ * it to each record's time so hours of trace run in minutes.
+ */
+public final class SettableClock extends Clock {
 
-    private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    private volatile Instant now;
+
+    public SettableClock(Instant start) {
+        this.now = start;
+    }
+
+    public void set(Instant instant) {
+        now = instant;
+    }
 
     public void advance(Duration by) {
         now = now.plus(by);
