@@ -43,8 +43,11 @@ public class PredictorConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(PredictorConfiguration.class);
 
-    /** How often layers fetched ahead and never asked for are dropped, and idle users forgotten. */
-    private static final Duration UPKEEP = Duration.ofSeconds(10);
+    /** How often layers fetched ahead and never asked for are dropped. */
+    private static final Duration DROP_UNUSED = Duration.ofSeconds(10);
+
+    /** How often idle users are forgotten, where the store does not expire them itself (SQLite: a table scan). */
+    private static final Duration FORGET_IDLE = Duration.ofHours(1);
 
     @Bean
     Tiers tiers(PredictorProperties predictor, StorageProperties storage) throws IOException {
@@ -114,18 +117,30 @@ public class PredictorConfiguration {
     ScheduledExecutorService predictorUpkeep(Tiers tiers, ObjectProvider<PullHistory> history) {
         ScheduledExecutorService upkeep = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("predictor-upkeep").factory());
+        every(upkeep, DROP_UNUSED, "dropping unused layers fetched ahead", tiers::dropStale);
+        every(upkeep, FORGET_IDLE, "forgetting idle users", () -> {
+            PullHistory pulls = history.getIfAvailable();
+            if (pulls != null) {
+                pulls.forgetIdle(Clock.systemUTC().instant());
+            }
+        });
+        return upkeep;
+    }
+
+    /** Runs {@code task} every {@code period}; a failure is logged and the next run comes all the same. */
+    private static void every(ScheduledExecutorService upkeep, Duration period, String what, Chore task) {
         upkeep.scheduleWithFixedDelay(() -> {
             try {
-                tiers.dropStale();
-                PullHistory pulls = history.getIfAvailable();
-                if (pulls != null) {
-                    pulls.forgetIdle(Clock.systemUTC().instant());
-                }
+                task.run();
             } catch (IOException | RuntimeException e) {
-                log.warn("predictor upkeep failed, tried again in {}: {}", UPKEEP, e.toString());
+                log.warn("{} failed, tried again in {}: {}", what, period, e.toString());
             }
-        }, UPKEEP.toMillis(), UPKEEP.toMillis(), TimeUnit.MILLISECONDS);
-        return upkeep;
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @FunctionalInterface
+    private interface Chore {
+        void run() throws IOException;
     }
 
     private static PredictorStorage storage(MetadataStore metadata) {
