@@ -13,7 +13,6 @@ import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.restore.LayerRestorer;
 import dev.layerfold.restore.RestoreOnce;
 import dev.layerfold.restore.RestoringBlobContent;
-import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
@@ -172,8 +171,9 @@ public class DedupConfiguration {
         return sweeper;
     }
 
+    /** The content the API serves, unless the predictor's tiers stand in front of it (PredictorConfiguration). */
     @Bean
-    BlobContent blobContent(BlobStore blobs, RestoreOnce restores) {
+    RestoringBlobContent blobContent(BlobStore blobs, RestoreOnce restores) {
         return new RestoringBlobContent(blobs, restores);
     }
 }

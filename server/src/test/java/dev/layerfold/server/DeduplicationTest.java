@@ -3,11 +3,13 @@ package dev.layerfold.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.layerfold.predictor.PullLearner;
 import dev.layerfold.registry.blob.PullCounter;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.LayerHeat;
 import dev.layerfold.storage.dedup.LayerPulls;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -38,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The dedup pipeline in the assembled registry, on the embedded backend (and, in a subclass, on S3 +
  * Redis): layers pushed through the API are split off the push path, their shared files stored once,
  * their intact blobs removed after the rebuild was proven, and every pull still returns the exact
- * bytes pushed.
+ * bytes pushed; a manifest GET has its thinned layers rebuilt into a tier before their GET.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class DeduplicationTest {
@@ -71,6 +74,12 @@ class DeduplicationTest {
 
     @Autowired
     LayerPulls layerPulls;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    PullLearner learner;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -180,6 +189,30 @@ class DeduplicationTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
+    }
+
+    @Test
+    void aManifestGetHasItsThinnedLayerRebuiltIntoATierBeforeTheLayerGet() throws Exception {
+        byte[] layer = layer(files(new Random(4), "srv/", 10, 10_000), Map.of());
+        push("predicted/app", layer);
+        settle();
+        assertThat(blobStore.size(Digest.sha256(layer))).isEmpty();
+        double fromTiers = served("memory") + served("disk");
+        double rebuiltOnDemand = served("rebuilt");
+
+        HttpResponse<byte[]> manifest = http.send(HttpRequest.newBuilder(uri("/v2/predicted/app/manifests/latest")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(manifest.statusCode()).isEqualTo(200);
+        learner.caughtUp().get(2, TimeUnit.MINUTES);
+        HttpResponse<byte[]> pulled = get("predicted/app", layer, null);
+
+        assertThat(Digest.sha256(pulled.body())).isEqualTo(Digest.sha256(layer));
+        assertThat(served("memory") + served("disk") - fromTiers).as("served from a tier").isEqualTo(1);
+        assertThat(served("rebuilt") - rebuiltOnDemand).as("not rebuilt on demand").isZero();
+    }
+
+    private double served(String source) {
+        return meters.get("layerfold.predictor.requests").tag("source", source).counter().count();
     }
 
     private static long added(JsonNode before, JsonNode after, String field) {

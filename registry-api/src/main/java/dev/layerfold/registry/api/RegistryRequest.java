@@ -39,6 +39,11 @@ public final class RegistryRequest {
         return access;
     }
 
+    /** Who pulls, as the predictor tells clients apart. */
+    public Puller puller() {
+        return Puller.of(this);
+    }
+
     /** The client's address as the server sees it (a proxy's, behind one), for the audit log. */
     public String remoteAddress() {
         return servlet.getRemoteAddr();

@@ -1,5 +1,6 @@
 package dev.layerfold.registry.blob;
 
+import dev.layerfold.registry.api.PullListener;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
 import dev.layerfold.registry.api.Route;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -22,9 +24,10 @@ import org.springframework.stereotype.Component;
 class BlobHandler implements RouteHandler<Route.Blob> {
 
     private final RepositoryBlobs blobs;
-    private final PullCounter pulls;
+    private final ObjectProvider<PullListener> pulls;
 
-    BlobHandler(RepositoryBlobs blobs, PullCounter pulls) {
+    /** @param pulls told of every blob pulled (the pull counts, the predictor); none when nothing learns from pulls */
+    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls) {
         this.blobs = blobs;
         this.pulls = pulls;
     }
@@ -53,7 +56,7 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         if (!request.isHead() && !notModified) {
             Optional<URI> direct = blobs.directUrl(route.digest());
             if (direct.isPresent()) {
-                pulls.pulled(route.digest());
+                pulled(route, request);
                 // No Cache-Control: the URL expires long before the content would.
                 response.setStatus(HttpStatus.TEMPORARY_REDIRECT.value());
                 response.setHeader("Location", direct.get().toString());
@@ -87,11 +90,15 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         response.setContentType("application/octet-stream");
         response.setContentLengthLong(range.length());
         if (!request.isHead() && range.length() > 0) {
-            if (range.first() == 0) {
-                pulls.pulled(route.digest());
+            if (range.first() == 0) { // a resumed download is not another pull
+                pulled(route, request);
             }
             send(route, range, request, response);
         }
+    }
+
+    private void pulled(Route.Blob route, RegistryRequest request) {
+        pulls.orderedStream().forEach(listener -> listener.blobPulled(request.puller(), route.name(), route.digest()));
     }
 
     private void send(Route.Blob route, ByteRange range, RegistryRequest request, HttpServletResponse response)

@@ -1,6 +1,9 @@
 package dev.layerfold.registry.blob;
 
+import dev.layerfold.registry.api.PullListener;
+import dev.layerfold.registry.api.Puller;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.dedup.LayerPulls;
 import java.io.IOException;
 import java.util.HashMap;
@@ -18,13 +21,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * Counts blob pulls in memory and adds them to {@link LayerPulls} every few seconds, so a pull costs
- * the store nothing on the request path and one batched write per interval in all. A pull is a GET
- * that starts at byte 0 (a resumed download is not another pull). Counts of a process killed before
+ * the store nothing on the request path and one batched write per interval in all. Manifests are not
+ * counted: only blobs move between intact and deduplicated. Counts of a process killed before
  * its next flush are lost: they only steer which layers stay intact, never what a client gets.
  * Without a {@link LayerPulls} in the context (a test registry), nothing is counted.
  */
 @Component
-public class PullCounter implements AutoCloseable {
+public class PullCounter implements PullListener, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PullCounter.class);
     private static final long FLUSH_SECONDS = 5;
@@ -42,7 +45,12 @@ public class PullCounter implements AutoCloseable {
         }
     }
 
-    void pulled(Digest blob) {
+    @Override
+    public void manifestPulled(Puller puller, RepositoryName repository, Digest manifest) {
+    }
+
+    @Override
+    public void blobPulled(Puller puller, RepositoryName repository, Digest blob) {
         if (store != null) {
             counted.computeIfAbsent(blob, any -> new LongAdder()).increment();
         }

@@ -1,6 +1,7 @@
 package dev.layerfold.registry.manifest;
 
 import dev.layerfold.registry.api.MemoryBudget;
+import dev.layerfold.registry.api.PullListener;
 import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
@@ -27,10 +29,14 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
     private final ManifestService manifests;
     private final MemoryBudget memory;
     private final int maxManifestSize;
+    private final ObjectProvider<PullListener> pulls;
 
-    ManifestHandler(ManifestService manifests, MemoryBudget memory, RegistryApiProperties properties) {
+    /** @param pulls told of every manifest pulled; absent when nothing learns from pulls */
+    ManifestHandler(ManifestService manifests, MemoryBudget memory, RegistryApiProperties properties,
+                    ObjectProvider<PullListener> pulls) {
         this.manifests = manifests;
         this.memory = memory;
+        this.pulls = pulls;
         this.maxManifestSize = (int) properties.maxManifestSize().toBytes();
     }
 
@@ -76,6 +82,8 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                 response.setContentType(manifest.mediaType());
                 response.setContentLengthLong(manifest.size());
                 if (!request.isHead()) {
+                    // Told before the body goes out: the client asks for layers right after it.
+                    pulls.orderedStream().forEach(listener -> listener.manifestPulled(request.puller(), route.name(), manifest.digest()));
                     manifests.stored(route.name(), manifest).send(request, response, 0, manifest.size());
                 }
             }

@@ -4,6 +4,7 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.InvalidDigestException;
+import dev.layerfold.storage.predictor.ImageContents;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -25,6 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Component
 class ManifestParser {
+
+    private static final Pattern PLATFORM_WORD = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     private final JsonMapper json;
 
@@ -53,10 +57,13 @@ class ManifestParser {
         List<Digest> blobs = new ArrayList<>();
         List<Digest> manifests = new ArrayList<>();
         List<ParsedManifest.Layer> layers = new ArrayList<>();
+        List<ImageContents.PlatformManifest> platforms = new ArrayList<>();
         String artifactType = optionalString(root, "artifactType");
         if (index) {
             for (JsonNode descriptor : array(root, "manifests")) {
-                manifests.add(descriptor(descriptor, "manifests[" + manifests.size() + "]").digest());
+                Digest child = descriptor(descriptor, "manifests[" + manifests.size() + "]").digest();
+                manifests.add(child);
+                platforms.add(new ImageContents.PlatformManifest(child, platform(descriptor.get("platform"))));
             }
         } else {
             DescriptorFields config = descriptor(required(root, "config"), "config");
@@ -75,8 +82,30 @@ class ManifestParser {
         }
         Optional<Digest> subject = Optional.ofNullable(root.get("subject"))
                 .map(node -> descriptor(node, "subject").digest());
+        ImageContents contents = index ? new ImageContents.Index(platforms) : new ImageContents.Layers(
+                layers.stream().map(layer -> new ImageContents.Layer(layer.digest(), layer.size())).toList());
         return new ParsedManifest(mediaType, List.copyOf(blobs), List.copyOf(manifests), subject, artifactType,
-                annotations(root), List.copyOf(layers));
+                annotations(root), List.copyOf(layers), contents);
+    }
+
+    /**
+     * An index entry's platform as {@code os/architecture[/variant]}, or empty when it names none or one
+     * that is not plain words (the field is optional and only guides prediction, so it is never refused).
+     */
+    private static String platform(JsonNode platform) {
+        if (platform == null || !platform.isObject()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        for (String field : List.of("os", "architecture", "variant")) {
+            JsonNode value = platform.get(field);
+            if (value != null && value.isString() && PLATFORM_WORD.matcher(value.stringValue()).matches()) {
+                parts.add(value.stringValue());
+            } else if (!field.equals("variant")) {
+                return "";
+            }
+        }
+        return String.join("/", parts);
     }
 
     /** The subject of a stored manifest, read leniently: it was validated when it was pushed. */

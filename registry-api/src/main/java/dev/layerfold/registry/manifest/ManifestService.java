@@ -14,6 +14,8 @@ import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.ImageRef;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,10 +48,15 @@ class ManifestService {
     private final ObjectProvider<DedupQueue> dedupQueue;
     private final GcIndex gc;
     private final CollectorFence fence;
+    private final ObjectProvider<ImageLayers> imageLayers;
 
-    /** @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off */
+    /**
+     * @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off
+     * @param imageLayers the predictor's map of each manifest's layers; absent when the predictor is off
+     */
     ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
-                    ObjectProvider<DedupQueue> dedupQueue, GcIndex gc, CollectorFence fence) {
+                    ObjectProvider<DedupQueue> dedupQueue, GcIndex gc, CollectorFence fence,
+                    ObjectProvider<ImageLayers> imageLayers) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
@@ -57,6 +64,7 @@ class ManifestService {
         this.dedupQueue = dedupQueue;
         this.gc = gc;
         this.fence = fence;
+        this.imageLayers = imageLayers;
     }
 
     /**
@@ -95,6 +103,11 @@ class ManifestService {
             }
         }
         queueLayersForDedup(manifest);
+        ImageLayers images = imageLayers.getIfAvailable();
+        if (images != null) {
+            // Before the link, like the dedup queue: a client that pulls right after its push is predicted.
+            images.put(new ImageRef(repository, digest), manifest.contents());
+        }
         metadata.linkManifest(repository, new ManifestRecord(digest, manifest.mediaType(), bytes.length));
         if (manifest.subject().isPresent()) {
             metadata.addReferrer(repository, manifest.subject().get(), new Descriptor(manifest.mediaType(), digest,
@@ -191,6 +204,10 @@ class ManifestService {
                 ManifestRecord manifest = resolve(repository, reference);
                 Optional<Digest> subject = parser.subjectOf(content(repository, manifest));
                 metadata.unlinkManifest(repository, digest);
+                ImageLayers images = imageLayers.getIfAvailable();
+                if (images != null) {
+                    images.remove(new ImageRef(repository, digest));
+                }
                 if (subject.isPresent()) {
                     metadata.removeReferrer(repository, subject.get(), digest);
                 }

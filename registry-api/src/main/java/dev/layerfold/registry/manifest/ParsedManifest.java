@@ -1,6 +1,7 @@
 package dev.layerfold.registry.manifest;
 
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.predictor.ImageContents;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,9 +18,11 @@ import java.util.Optional;
  * @param annotations its annotations, never null
  * @param layers the layers of an image manifest, in order, as their descriptors give them (the dedup
  *     pipeline decides from the media type whether it can split one)
+ * @param contents its layers, or an index's manifests with their platforms, as the predictor maps them
  */
 record ParsedManifest(String mediaType, List<Digest> blobs, List<Digest> manifests, Optional<Digest> subject,
-                      String artifactType, Map<String, String> annotations, List<Layer> layers) {
+                      String artifactType, Map<String, String> annotations, List<Layer> layers,
+                      ImageContents contents) {
 
     record Layer(String mediaType, Digest digest, long size) {
     }

@@ -11,6 +11,10 @@ import dev.layerfold.storage.metadata.ReferrerIndex;
 import dev.layerfold.storage.metadata.RepositoryIndex;
 import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.PredictorStorage;
+import dev.layerfold.storage.predictor.PullHistory;
+import dev.layerfold.storage.predictor.PullHistoryLimits;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,7 +24,7 @@ import java.time.Clock;
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -31,6 +35,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final DedupIndex dedupIndex;
     private final LayerPulls layerPulls;
     private final GcIndex gcIndex;
+    private final ImageLayers imageLayers;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -42,6 +47,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.dedupIndex = new SqliteDedupIndex(db, Clock.systemUTC());
         this.layerPulls = new SqliteLayerPulls(db, Clock.systemUTC());
         this.gcIndex = new SqliteGcIndex(db, Clock.systemUTC());
+        this.imageLayers = new SqliteImageLayers(db);
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -87,6 +93,16 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public GcIndex gcIndex() {
         return gcIndex;
+    }
+
+    @Override
+    public ImageLayers imageLayers() {
+        return imageLayers;
+    }
+
+    @Override
+    public PullHistory pullHistory(PullHistoryLimits limits) {
+        return new SqlitePullHistory(db, limits);
     }
 
     @Override

@@ -14,9 +14,10 @@ import java.sql.Statement;
 final class SqliteSchema {
 
     /**
-     * 2 added the claims on uploads and the dedup tables; 3 the garbage collector's, pulls per layer,
-     * and stored bytes counted per pack rather than per layer (a pack stored by a worker that died
-     * before its commit still takes space). Older files are migrated when opened.
+     * 2 added the claims on uploads and the dedup tables; 3 the garbage collector's and the
+     * predictor's, pulls per layer, and stored bytes counted per pack rather than per layer (a pack
+     * stored by a worker that died before its commit still takes space). Older files are migrated when
+     * opened.
      */
     static final int VERSION = 3;
 
@@ -147,6 +148,38 @@ final class SqliteSchema {
               one INTEGER PRIMARY KEY CHECK (one = 1),
               since_millis INTEGER NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS predictor_images (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              contents TEXT NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS predictor_pulls (
+              user TEXT NOT NULL,
+              layer TEXT NOT NULL,
+              count INTEGER NOT NULL,
+              last_millis INTEGER NOT NULL,
+              PRIMARY KEY (user, layer)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS predictor_pulls_by_time ON predictor_pulls (user, last_millis);
+            CREATE INDEX IF NOT EXISTS predictor_pulls_by_age ON predictor_pulls (last_millis);
+            CREATE TABLE IF NOT EXISTS predictor_users (
+              user TEXT PRIMARY KEY,
+              offered INTEGER NOT NULL DEFAULT 0,
+              repulled INTEGER NOT NULL DEFAULT 0,
+              last_repository TEXT,
+              last_manifest TEXT,
+              platform TEXT NOT NULL DEFAULT '',
+              seen_millis INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS predictor_image_repulls (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              offered INTEGER NOT NULL DEFAULT 0,
+              repulled INTEGER NOT NULL DEFAULT 0,
+              seen_millis INTEGER NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
             """;
 
     private SqliteSchema() {

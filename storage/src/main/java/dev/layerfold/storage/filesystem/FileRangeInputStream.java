@@ -10,7 +10,7 @@ import java.util.Objects;
  * A byte range of an open file, read with positional reads so that nothing but the caller's buffer
  * is held in memory. Owns the channel and closes it.
  */
-final class FileRangeInputStream extends InputStream {
+public final class FileRangeInputStream extends InputStream {
 
     private final FileChannel channel;
     private final long end;
@@ -18,7 +18,7 @@ final class FileRangeInputStream extends InputStream {
     private long position;
 
     /** Reads {@code [offset, end)} of the channel; {@code end} is clamped by the caller to the file size. */
-    FileRangeInputStream(FileChannel channel, long offset, long end) {
+    public FileRangeInputStream(FileChannel channel, long offset, long end) {
         this.channel = channel;
         this.position = offset;
         this.end = Math.max(offset, end);

@@ -15,11 +15,15 @@ import dev.layerfold.storage.metadata.ReferrerIndex;
 import dev.layerfold.storage.metadata.RepositoryIndex;
 import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.PredictorStorage;
+import dev.layerfold.storage.predictor.PullHistory;
+import dev.layerfold.storage.predictor.PullHistoryLimits;
 import dev.layerfold.storage.s3.S3Bucket;
 import java.io.IOException;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Metadata for registries that share one bucket and one Redis.
@@ -52,7 +56,7 @@ import java.util.Optional;
  * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
-public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage {
+public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -65,6 +69,8 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     private final RedisDedupIndex dedupIndex;
     private final RedisLayerPulls layerPulls;
     private final RedisGcIndex gcIndex;
+    private final PredictorKeys predictorKeys;
+    private final RedisImageLayers imageLayers;
 
     /**
      * Opens the store over its own Redis connection (closed with the store) and a bucket owned by the
@@ -129,6 +135,8 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         this.dedupIndex = new RedisDedupIndex(redis, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
                 layerRecordFiles);
         this.gcIndex = new RedisGcIndex(redis, keys, servers);
+        this.predictorKeys = new PredictorKeys(namespace);
+        this.imageLayers = new RedisImageLayers(redis, predictorKeys);
         try {
             index.ensureComplete();
             index.watch(connection.events());
@@ -136,6 +144,18 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
             close();
             throw e;
         }
+    }
+
+    /** ILmap, in Redis only: it is derived from the manifests, which are in the bucket. */
+    @Override
+    public ImageLayers imageLayers() {
+        return imageLayers;
+    }
+
+    /** ULmap, in Redis only: losing it costs predictions, not data. */
+    @Override
+    public PullHistory pullHistory(PullHistoryLimits limits) {
+        return new RedisPullHistory(connection.commands(), predictorKeys, limits);
     }
 
     /** Leases in the same Redis, for other work only one process may do at a time. */
