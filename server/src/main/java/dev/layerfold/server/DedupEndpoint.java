@@ -1,6 +1,7 @@
 package dev.layerfold.server;
 
 import dev.layerfold.dedup.pipeline.DedupWorker;
+import dev.layerfold.registry.manifest.DedupBackfill;
 import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.DedupTotals;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -11,6 +12,7 @@ import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.stereotype.Component;
 
@@ -25,10 +27,12 @@ class DedupEndpoint {
 
     private final DedupStorage dedup;
     private final ObjectProvider<DedupWorker> worker;
+    private final DedupBackfill backfill;
 
-    DedupEndpoint(MetadataStore metadata, ObjectProvider<DedupWorker> worker) {
+    DedupEndpoint(MetadataStore metadata, ObjectProvider<DedupWorker> worker, DedupBackfill backfill) {
         this.dedup = DedupConfiguration.storage(metadata);
         this.worker = worker;
+        this.backfill = backfill;
     }
 
     /** Read afresh from the shared index and queue (the metrics keep a copy a few seconds old). */
@@ -56,5 +60,18 @@ class DedupEndpoint {
         }
         boolean settled = running.awaitIdle(Duration.ofSeconds(timeoutSeconds == null ? 60 : timeoutSeconds));
         return Map.of("settled", settled, "totals", totals());
+    }
+
+    /**
+     * {@code POST /actuator/dedup/backfill}: queues the layers of every manifest that have no dedup outcome
+     * and are intact (pushed while dedup was off, or queued in a Redis that lost them).
+     */
+    @WriteOperation
+    Map<String, Object> run(@Selector String action) throws IOException {
+        if (!action.equals("backfill")) {
+            throw new IllegalArgumentException("unknown action '" + action + "'; the one action is backfill");
+        }
+        DedupBackfill.Pass pass = backfill.run();
+        return Map.of("manifests", pass.manifests(), "layersQueued", pass.layersQueued(), "backlog", dedup.dedupQueue().backlog());
     }
 }

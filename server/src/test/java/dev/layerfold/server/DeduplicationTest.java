@@ -6,10 +6,15 @@ import static org.assertj.core.api.Assertions.within;
 import dev.layerfold.predictor.PullLearner;
 import dev.layerfold.registry.blob.PullCounter;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.LayerHeat;
 import dev.layerfold.storage.dedup.LayerPulls;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.metadata.ManifestRecord;
+import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -47,6 +52,7 @@ import tools.jackson.databind.json.JsonMapper;
 class DeduplicationTest {
 
     private static final String LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+    private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @TempDir
@@ -71,6 +77,12 @@ class DeduplicationTest {
 
     @Autowired
     PullCounter pullCounter;
+
+    @Autowired
+    MetadataStore metadataStore;
+
+    @Autowired
+    GcIndex gcIndex;
 
     @Autowired
     LayerPulls layerPulls;
@@ -197,7 +209,7 @@ class DeduplicationTest {
         push("predicted/app", layer);
         settle();
         assertThat(blobStore.size(Digest.sha256(layer))).isEmpty();
-        double fromTiers = served("memory") + served("disk");
+        double fromTiersOrCopy = served("memory") + served("disk") + served("intact");
         double rebuiltOnDemand = served("rebuilt");
 
         HttpResponse<byte[]> manifest = http.send(HttpRequest.newBuilder(uri("/v2/predicted/app/manifests/latest")).build(),
@@ -207,12 +219,48 @@ class DeduplicationTest {
         HttpResponse<byte[]> pulled = get("predicted/app", layer, null);
 
         assertThat(Digest.sha256(pulled.body())).isEqualTo(Digest.sha256(layer));
-        assertThat(served("memory") + served("disk") - fromTiers).as("served from a tier").isEqualTo(1);
+        // The fetch ahead rebuilt the layer into a tier, and (RestoreOnce) kept an intact copy in the store:
+        // the GET is served from either, whichever it finds first, and is not rebuilt.
+        assertThat(served("memory") + served("disk") + served("intact") - fromTiersOrCopy)
+                .as("served from a tier or the kept copy").isEqualTo(1);
         assertThat(served("rebuilt") - rebuiltOnDemand).as("not rebuilt on demand").isZero();
     }
 
     private double served(String source) {
         return meters.get("layerfold.predictor.requests").tag("source", source).counter().count();
+    }
+
+    @Test
+    void layersOfAManifestThatWasNeverQueuedAreQueuedByABackfillAndDeduplicated() throws Exception {
+        RepositoryName repository = RepositoryName.of("backfill/app");
+        byte[] layer = layer(files(new Random(8), "var/", 6, 20_000), Map.of());
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
+                + Digest.sha256(layer))).POST(HttpRequest.BodyPublishers.ofByteArray(layer)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).isEqualTo(201);
+        // What a registry that ran with dedup off, or a Redis that lost its queue, leaves: a manifest
+        // stored, referenced and linked, and its layer never queued.
+        byte[] manifest = manifest(repository.toString(), List.of(layer));
+        Digest digest = Digest.sha256(manifest);
+        blobStore.startUpload("backfill-manifest");
+        blobStore.append("backfill-manifest", new ByteArrayInputStream(manifest));
+        blobStore.publish("backfill-manifest", digest);
+        gcIndex.reference(repository, digest, List.of(Digest.sha256(layer), digest));
+        metadataStore.linkManifest(repository, new ManifestRecord(digest, OCI_MANIFEST, manifest.length));
+
+        JsonNode backfilled = post("/actuator/dedup/backfill", "{}");
+        assertThat(backfilled.get("layersQueued").asLong()).as(backfilled.toString()).isEqualTo(1);
+        settle();
+
+        assertThat(blobStore.size(Digest.sha256(layer))).as("thinned").isEmpty();
+        assertThat(Digest.sha256(get(repository.toString(), layer, null).body())).isEqualTo(Digest.sha256(layer));
+        assertThat(post("/actuator/dedup/backfill", "{}").get("layersQueued").asLong()).as("done already").isZero();
+    }
+
+    private JsonNode post(String path, String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
     }
 
     private static long added(JsonNode before, JsonNode after, String field) {
@@ -260,6 +308,15 @@ class DeduplicationTest {
     }
 
     private Digest pushManifest(String repository, List<byte[]> layers) throws Exception {
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/latest"))
+                .header("Content-Type", OCI_MANIFEST)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest(repository, layers))).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+        return Digest.parse(put.headers().firstValue("Docker-Content-Digest").orElseThrow());
+    }
+
+    /** An image manifest of the layers, with a config it pushes first. */
+    private byte[] manifest(String repository, List<byte[]> layers) throws Exception {
         byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"layers\":" + layers.size() + "}").getBytes(StandardCharsets.UTF_8);
         HttpResponse<String> configPut = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
                 + Digest.sha256(config))).POST(HttpRequest.BodyPublishers.ofByteArray(config)).build(), HttpResponse.BodyHandlers.ofString());
@@ -269,14 +326,9 @@ class DeduplicationTest {
             descriptors.append(descriptors.isEmpty() ? "" : ",").append("{\"mediaType\":\"").append(LAYER).append("\",\"digest\":\"")
                     .append(Digest.sha256(layer)).append("\",\"size\":").append(layer.length).append("}");
         }
-        String manifest = "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\",\"config\":{\"mediaType\":"
+        return ("{\"schemaVersion\":2,\"mediaType\":\"" + OCI_MANIFEST + "\",\"config\":{\"mediaType\":"
                 + "\"application/vnd.oci.image.config.v1+json\",\"digest\":\"" + Digest.sha256(config) + "\",\"size\":" + config.length
-                + "},\"layers\":[" + descriptors + "]}";
-        HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/latest"))
-                .header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
-                .PUT(HttpRequest.BodyPublishers.ofString(manifest)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
-        return Digest.parse(put.headers().firstValue("Docker-Content-Digest").orElseThrow());
+                + "},\"layers\":[" + descriptors + "]}").getBytes(StandardCharsets.UTF_8);
     }
 
     private JsonNode settle() throws Exception {

@@ -1,0 +1,104 @@
+package dev.layerfold.registry.manifest;
+
+import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
+import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.LayerTask;
+import dev.layerfold.storage.metadata.ManifestRecord;
+import dev.layerfold.storage.metadata.MetadataStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.stereotype.Component;
+
+/**
+ * Queues again, from the manifests themselves, every layer that no dedup outcome is recorded for and
+ * whose intact blob is there: layers pushed while dedup was off, and tasks a Redis that restarted from an
+ * older snapshot lost (the manifests are in the bucket, the queue is only in Redis). Pages through every
+ * repository's manifests; a layer already waiting is not queued twice, and one already done is skipped.
+ */
+@Component
+public class DedupBackfill {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DedupBackfill.class);
+    private static final int PAGE = 500;
+
+    private final MetadataStore metadata;
+    private final BlobStore blobs;
+    private final ManifestParser parser;
+    private final ObjectProvider<DedupQueue> queue;
+    private final ObjectProvider<DedupIndex> index;
+
+    DedupBackfill(MetadataStore metadata, BlobStore blobs, ManifestParser parser, ObjectProvider<DedupQueue> queue,
+                  ObjectProvider<DedupIndex> index) {
+        this.metadata = metadata;
+        this.blobs = blobs;
+        this.parser = parser;
+        this.queue = queue;
+        this.index = index;
+    }
+
+    /** What a pass found and did. */
+    public record Pass(long manifests, long layersQueued) {
+    }
+
+    /** Walks every manifest once; with dedup off (no queue here) it queues nothing. */
+    public Pass run() throws IOException {
+        DedupQueue tasks = queue.getIfAvailable();
+        DedupIndex outcomes = index.getIfAvailable();
+        if (tasks == null || outcomes == null) {
+            return new Pass(0, 0);
+        }
+        long manifests = 0;
+        long queued = 0;
+        Optional<RepositoryName> afterRepository = Optional.empty();
+        for (List<RepositoryName> repositories; !(repositories = metadata.repositories(afterRepository, PAGE)).isEmpty(); ) {
+            for (RepositoryName repository : repositories) {
+                Optional<Digest> afterManifest = Optional.empty();
+                for (List<ManifestRecord> page; !(page = metadata.manifests(repository, afterManifest, PAGE)).isEmpty(); ) {
+                    for (ManifestRecord manifest : page) {
+                        manifests++;
+                        queued += queueUndone(manifest, tasks, outcomes);
+                    }
+                    afterManifest = Optional.of(page.getLast().digest());
+                }
+            }
+            afterRepository = Optional.of(repositories.getLast());
+        }
+        return new Pass(manifests, queued);
+    }
+
+    private int queueUndone(ManifestRecord manifest, DedupQueue tasks, DedupIndex outcomes) throws IOException {
+        Optional<InputStream> stored = blobs.open(manifest.digest(), 0, -1);
+        if (stored.isEmpty()) {
+            return 0; // being collected
+        }
+        byte[] bytes;
+        try (InputStream in = stored.get()) {
+            bytes = in.readAllBytes(); // a manifest, bounded by layerfold.api.max-manifest-size when pushed
+        }
+        ParsedManifest parsed;
+        try {
+            parsed = parser.parse(bytes, Optional.of(manifest.mediaType()));
+        } catch (RegistryException unreadable) {
+            LOG.warn("manifest {} is not one this registry reads; its layers are not queued: {}", manifest.digest(),
+                    unreadable.getMessage());
+            return 0;
+        }
+        int queued = 0;
+        for (ParsedManifest.Layer layer : parsed.layers()) {
+            if (outcomes.layer(layer.digest()).isEmpty() && blobs.size(layer.digest()).isPresent()) {
+                tasks.enqueue(new LayerTask(layer.digest(), layer.mediaType(), layer.size()));
+                queued++;
+            }
+        }
+        return queued;
+    }
+}
