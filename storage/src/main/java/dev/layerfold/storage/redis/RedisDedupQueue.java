@@ -29,9 +29,9 @@ import java.util.Optional;
  * acknowledged task). A Redis that restarts from an older snapshot, or a replica that lagged and
  * took over, may lack tasks queued in the lost window, or hand out again a task completed in it
  * (harmless: work on a layer is idempotent). The lost ones are not lost for good: their layers'
- * manifests are records in the bucket, and a layer that no manifest's layer has a state for in the
- * dedup index (see {@link RedisDedupIndex}, whose layer states are rebuilt from the bucket) is
- * queued again by whoever re-reads the manifests (the dedup module's outbox sweep).
+ * manifests are records in the bucket, and a layer of theirs with no state in the dedup index (see
+ * {@link RedisDedupIndex}, whose layer states are rebuilt from the bucket) is queued again by the
+ * backfill, which re-reads the manifests ({@code POST /actuator/dedup/backfill}).
  */
 final class RedisDedupQueue implements DedupQueue {
 
