@@ -82,12 +82,12 @@ public final class RestoreOnce implements LayerRehydrator {
      * rebuilt here or by another process; empty if the layer is neither deduplicated nor intact.
      */
     public Optional<InputStream> open(Digest layer, long offset, long length) throws IOException {
+        if (leases == null && !keepCopies) {
+            return restorer.open(layer, offset, length); // nobody to wait for a copy, and none to keep
+        }
         long deadline = System.nanoTime() + longestWait.toNanos();
         boolean waited = false;
         while (true) {
-            if (leases == null && !keepCopies) {
-                return restorer.open(layer, offset, length); // nobody to wait for a copy, and none to keep
-            }
             Optional<Lease> lease = tryLease(layer);
             if (lease.isPresent()) {
                 // The rebuild waited for may have just ended, with its copy published and its lease released.
@@ -106,10 +106,10 @@ public final class RestoreOnce implements LayerRehydrator {
             if (rebuildingHere.contains(layer)) {
                 return restorer.open(layer, offset, length); // joins the rebuild running in this process
             }
-            if (restorer.size(layer).isEmpty()) {
-                return Optional.empty();
-            }
             if (!waited) {
+                if (restorer.size(layer).isEmpty()) {
+                    return Optional.empty(); // neither intact nor deduplicated: nothing to wait for
+                }
                 waits.increment();
                 waited = true;
             }

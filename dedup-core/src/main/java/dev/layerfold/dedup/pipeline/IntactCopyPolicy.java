@@ -39,20 +39,24 @@ public final class IntactCopyPolicy {
 
     /** Whether the worker leaves the intact blob of a layer it just deduplicated. */
     public boolean keepsIntactWhenDeduplicated(Digest layer) throws IOException {
-        return selective && hot(pulls.heat(layer), pulls.nowMillis());
+        if (!selective) {
+            return false;
+        }
+        Optional<LayerHeat> heat = pulls.heat(layer);
+        return heat.isPresent() && hot(heat.get(), pulls.nowMillis());
     }
 
     /** Whether a deduplicated layer with pulls {@code heat} keeps (or should get) an intact copy at {@code nowMillis}. */
     public boolean keepsCopy(LayerHeat heat, long nowMillis) {
-        return hot(Optional.of(heat), nowMillis) || nowMillis - heat.lastPullMillis() < keepRestored.toMillis();
+        return hot(heat, nowMillis) || nowMillis - heat.lastPullMillis() < keepRestored.toMillis();
     }
 
     /** Whether a deduplicated layer without a copy should be rehydrated. */
     public boolean rehydrates(LayerHeat heat, long nowMillis) {
-        return hot(Optional.of(heat), nowMillis);
+        return hot(heat, nowMillis);
     }
 
-    private boolean hot(Optional<LayerHeat> heat, long nowMillis) {
-        return selective && heat.isPresent() && heat.get().pullsAt(nowMillis) >= hotPulls;
+    private boolean hot(LayerHeat heat, long nowMillis) {
+        return selective && heat.pullsAt(nowMillis) >= hotPulls;
     }
 }

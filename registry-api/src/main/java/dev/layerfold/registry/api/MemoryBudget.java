@@ -70,23 +70,20 @@ public final class MemoryBudget {
             if (freeKib.tryAcquire(kib, 0, TimeUnit.MILLISECONDS)) { // unlike tryAcquire(int), keeps the queue's order
                 return new Reservation(kib);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted waiting for request memory");
-        }
-        if (waiters.incrementAndGet() > maxWaiters) {
-            waiters.decrementAndGet();
-            throw full(bytes);
-        }
-        try {
-            if (!freeKib.tryAcquire(kib, wait.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (waiters.incrementAndGet() > maxWaiters) {
+                waiters.decrementAndGet();
                 throw full(bytes);
+            }
+            try {
+                if (!freeKib.tryAcquire(kib, wait.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw full(bytes);
+                }
+            } finally {
+                waiters.decrementAndGet();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for request memory");
-        } finally {
-            waiters.decrementAndGet();
         }
         return new Reservation(kib);
     }

@@ -11,8 +11,10 @@ import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -58,6 +60,8 @@ public class DedupBackfill {
         }
         long manifests = 0;
         long queued = 0;
+        // Base layers are named by many manifests: each is looked up once per pass.
+        Set<Digest> seen = new HashSet<>();
         Optional<RepositoryName> afterRepository = Optional.empty();
         for (List<RepositoryName> repositories; !(repositories = metadata.repositories(afterRepository, PAGE)).isEmpty(); ) {
             for (RepositoryName repository : repositories) {
@@ -65,7 +69,7 @@ public class DedupBackfill {
                 for (List<ManifestRecord> page; !(page = metadata.manifests(repository, afterManifest, PAGE)).isEmpty(); ) {
                     for (ManifestRecord manifest : page) {
                         manifests++;
-                        queued += queueUndone(manifest, tasks, outcomes);
+                        queued += queueUndone(manifest, tasks, outcomes, seen);
                     }
                     afterManifest = Optional.of(page.getLast().digest());
                 }
@@ -75,7 +79,8 @@ public class DedupBackfill {
         return new Pass(manifests, queued);
     }
 
-    private int queueUndone(ManifestRecord manifest, DedupQueue tasks, DedupIndex outcomes) throws IOException {
+    private int queueUndone(ManifestRecord manifest, DedupQueue tasks, DedupIndex outcomes, Set<Digest> seen)
+            throws IOException {
         Optional<InputStream> stored = blobs.open(manifest.digest(), 0, -1);
         if (stored.isEmpty()) {
             return 0; // being collected
@@ -94,7 +99,7 @@ public class DedupBackfill {
         }
         int queued = 0;
         for (ParsedManifest.Layer layer : parsed.layers()) {
-            if (outcomes.layer(layer.digest()).isEmpty() && blobs.size(layer.digest()).isPresent()) {
+            if (seen.add(layer.digest()) && outcomes.layer(layer.digest()).isEmpty() && blobs.size(layer.digest()).isPresent()) {
                 tasks.enqueue(new LayerTask(layer.digest(), layer.mediaType(), layer.size()));
                 queued++;
             }
