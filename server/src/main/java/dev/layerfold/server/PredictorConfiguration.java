@@ -1,11 +1,13 @@
 package dev.layerfold.server;
 
-import dev.layerfold.predictor.Prefetcher;
+import dev.layerfold.predictor.ImageLayersFromManifests;
 import dev.layerfold.predictor.PredictorMetrics;
+import dev.layerfold.predictor.Prefetcher;
 import dev.layerfold.predictor.PullLearner;
 import dev.layerfold.predictor.TieredBlobContent;
 import dev.layerfold.predictor.Tiers;
 import dev.layerfold.predictor.tier.LayerTier;
+import dev.layerfold.registry.manifest.StoredManifests;
 import dev.layerfold.restore.RestoringBlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -95,8 +97,8 @@ public class PredictorConfiguration {
 
     @Bean
     @ConditionalOnExpression("'${layerfold.predictor.mode:predict}'.toLowerCase() == 'predict'")
-    ImageLayers imageLayers(MetadataStore metadata) {
-        return storage(metadata).imageLayers();
+    ImageLayers imageLayers(MetadataStore metadata, StoredManifests manifests) {
+        return new ImageLayersFromManifests(storage(metadata).imageLayers(), manifests);
     }
 
     @Bean

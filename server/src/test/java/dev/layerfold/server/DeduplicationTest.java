@@ -13,6 +13,8 @@ import dev.layerfold.storage.dedup.LayerPulls;
 import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.ImageRef;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -92,6 +94,9 @@ class DeduplicationTest {
 
     @Autowired
     PullLearner learner;
+
+    @Autowired
+    ImageLayers imageLayers;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -208,15 +213,31 @@ class DeduplicationTest {
         byte[] layer = layer(files(new Random(4), "srv/", 10, 10_000), Map.of());
         push("predicted/app", layer);
         settle();
+
+        assertTheManifestGetHasTheLayerReadyBeforeItsGet("predicted/app", layer);
+    }
+
+    @Test
+    void anImageTheMapLostIsMappedAgainFromItsStoredManifestAtItsFirstGet() throws Exception {
+        byte[] layer = layer(files(new Random(5), "opt/", 10, 10_000), Map.of());
+        Digest manifest = push("forgotten/app", layer);
+        settle();
+        // What a Redis that lost the map, or a registry that ran with the predictor off, leaves.
+        imageLayers.remove(new ImageRef(RepositoryName.of("forgotten/app"), manifest));
+
+        assertTheManifestGetHasTheLayerReadyBeforeItsGet("forgotten/app", layer);
+    }
+
+    private void assertTheManifestGetHasTheLayerReadyBeforeItsGet(String repository, byte[] layer) throws Exception {
         assertThat(blobStore.size(Digest.sha256(layer))).isEmpty();
         double fromTiersOrCopy = served("memory") + served("disk") + served("intact");
         double rebuiltOnDemand = served("rebuilt");
 
-        HttpResponse<byte[]> manifest = http.send(HttpRequest.newBuilder(uri("/v2/predicted/app/manifests/latest")).build(),
+        HttpResponse<byte[]> manifest = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/latest")).build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         assertThat(manifest.statusCode()).isEqualTo(200);
         learner.caughtUp().get(2, TimeUnit.MINUTES);
-        HttpResponse<byte[]> pulled = get("predicted/app", layer, null);
+        HttpResponse<byte[]> pulled = get(repository, layer, null);
 
         assertThat(Digest.sha256(pulled.body())).isEqualTo(Digest.sha256(layer));
         // The fetch ahead rebuilt the layer into a tier, and (RestoreOnce) kept an intact copy in the store:

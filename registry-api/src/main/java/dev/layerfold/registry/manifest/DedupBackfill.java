@@ -1,6 +1,5 @@
 package dev.layerfold.registry.manifest;
 
-import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobStore;
@@ -10,13 +9,10 @@ import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
@@ -29,20 +25,19 @@ import org.springframework.stereotype.Component;
 @Component
 public class DedupBackfill {
 
-    private static final Logger LOG = LoggerFactory.getLogger(DedupBackfill.class);
     private static final int PAGE = 500;
 
     private final MetadataStore metadata;
     private final BlobStore blobs;
-    private final ManifestParser parser;
+    private final StoredManifests storedManifests;
     private final ObjectProvider<DedupQueue> queue;
     private final ObjectProvider<DedupIndex> index;
 
-    DedupBackfill(MetadataStore metadata, BlobStore blobs, ManifestParser parser, ObjectProvider<DedupQueue> queue,
+    DedupBackfill(MetadataStore metadata, BlobStore blobs, StoredManifests storedManifests, ObjectProvider<DedupQueue> queue,
                   ObjectProvider<DedupIndex> index) {
         this.metadata = metadata;
         this.blobs = blobs;
-        this.parser = parser;
+        this.storedManifests = storedManifests;
         this.queue = queue;
         this.index = index;
     }
@@ -81,24 +76,12 @@ public class DedupBackfill {
 
     private int queueUndone(ManifestRecord manifest, DedupQueue tasks, DedupIndex outcomes, Set<Digest> seen)
             throws IOException {
-        Optional<InputStream> stored = blobs.open(manifest.digest(), 0, -1);
-        if (stored.isEmpty()) {
-            return 0; // being collected
-        }
-        byte[] bytes;
-        try (InputStream in = stored.get()) {
-            bytes = in.readAllBytes(); // a manifest, bounded by layerfold.api.max-manifest-size when pushed
-        }
-        ParsedManifest parsed;
-        try {
-            parsed = parser.parse(bytes, Optional.of(manifest.mediaType()));
-        } catch (RegistryException unreadable) {
-            LOG.warn("manifest {} is not one this registry reads; its layers are not queued: {}", manifest.digest(),
-                    unreadable.getMessage());
-            return 0;
+        Optional<ParsedManifest> parsed = storedManifests.read(manifest);
+        if (parsed.isEmpty()) {
+            return 0; // being collected, or not a manifest this registry reads
         }
         int queued = 0;
-        for (ParsedManifest.Layer layer : parsed.layers()) {
+        for (ParsedManifest.Layer layer : parsed.get().layers()) {
             if (seen.add(layer.digest()) && outcomes.layer(layer.digest()).isEmpty() && blobs.size(layer.digest()).isPresent()) {
                 tasks.enqueue(new LayerTask(layer.digest(), layer.mediaType(), layer.size()));
                 queued++;
