@@ -3,6 +3,7 @@ package dev.layerfold.server;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.pipeline.ColdFirst;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupMetrics;
 import dev.layerfold.dedup.pipeline.DedupSettings;
@@ -111,10 +112,11 @@ public class DedupConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off' and ${layerfold.dedup.workers:1} > 0")
     DedupWorker dedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
-                            FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup) {
+                            FilterRegistrationBean<InFlightRequests> requests, LayerPulls pulls, DedupProperties dedup) {
         InFlightRequests inFlight = requests.getFilter();
         int yieldAt = dedup.yieldThreshold();
-        return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt, dedup.lease());
+        return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt,
+                new ColdFirst(pulls, dedup.hotPulls(), dedup.hotDeferral()), dedup.lease());
     }
 
     /**

@@ -29,8 +29,10 @@ import org.springframework.util.unit.DataSize;
  * @param claimTime how long a worker's claim on a file it is about to store lasts: files a dead worker
  *                  claimed are stored by another after this long. Longer than storing one layer's
  *                  new files takes, or two workers may store a file twice (harmless, but wasted)
- * @param hotPulls  in {@code selective} mode, pulls per day (decayed, half-life one day) from which a
- *                  layer is hot and stays intact
+ * @param hotPulls  pulls per day (decayed, half-life one day) from which a layer is hot: in
+ *                  {@code selective} mode it stays intact, in every mode its dedup waits for colder ones
+ * @param hotDeferral how long a layer hot when first taken from the dedup queue is put back for, so
+ *                  colder layers are deduplicated first (once per layer)
  * @param keepRestored how long a rebuilt layer, published back as an intact copy, stays after its last
  *                  pull, so a layer pulled by many nodes at once is rebuilt once
  * @param sweepInterval how often intact copies are thinned or rehydrated by their pulls (one process
@@ -49,6 +51,7 @@ public record DedupProperties(
         @DefaultValue("2m") Duration lease,
         @DefaultValue("15m") Duration claimTime,
         @DefaultValue("10") double hotPulls,
+        @DefaultValue("10m") Duration hotDeferral,
         @DefaultValue("15m") Duration keepRestored,
         @DefaultValue("1m") Duration sweepInterval,
         @DefaultValue("2m") Duration restoreWait) {

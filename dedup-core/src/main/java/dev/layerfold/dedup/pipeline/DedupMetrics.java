@@ -83,4 +83,10 @@ public final class DedupMetrics {
                 .register(registry).increment();
         duration.record(nanos, TimeUnit.NANOSECONDS);
     }
+
+    /** A hot layer put back so colder ones go first. */
+    void deferred() {
+        Counter.builder("layerfold.dedup.tasks.deferred").description("hot layers put back so colder ones are deduplicated first")
+                .register(registry).increment();
+    }
 }

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes layers from the {@link DedupQueue} and deduplicates them, on a few background threads of
  * this process; any number of processes run workers on one queue. Work yields to client traffic:
- * while {@code busy} says the registry is serving, no new layer is started. A task whose worker died
+ * while {@code busy} says the registry is serving, no new layer is started; and takes cold layers
+ * first ({@link ColdFirst}): a hot one is put back by holding its lease without working on it, so the
+ * deferral is one of its deliveries. A task whose worker died
  * is taken over when its lease runs out; one that failed {@link #MAX_DELIVERIES} times is given up
  * and its layer stays intact, so a poisonous layer never blocks the queue.
  */
@@ -35,6 +37,7 @@ public final class DedupWorker implements AutoCloseable {
     private final LayerDeduplicator deduplicator;
     private final DedupMetrics metrics;
     private final BooleanSupplier busy;
+    private final ColdFirst order;
     private final Duration lease;
     private final List<Thread> threads = new ArrayList<>();
     private final ScheduledExecutorService renewals;
@@ -45,12 +48,13 @@ public final class DedupWorker implements AutoCloseable {
      *              long before another worker takes it over (renewed every third of it while working)
      */
     public DedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
-                       BooleanSupplier busy, Duration lease) {
+                       BooleanSupplier busy, ColdFirst order, Duration lease) {
         this.queue = queue;
         this.index = index;
         this.deduplicator = deduplicator;
         this.metrics = metrics;
         this.busy = busy;
+        this.order = order;
         this.lease = lease;
         this.renewals = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("dedup-lease-renewal").factory());
     }
@@ -96,6 +100,12 @@ public final class DedupWorker implements AutoCloseable {
             index.keepIntact(task.task().layer(), "failed repeatedly");
             metrics.finished(DedupOutcome.intact("failed repeatedly"), 0);
             queue.complete(task);
+            return true;
+        }
+        Optional<Duration> later = order.deferral(task);
+        if (later.isPresent()) {
+            queue.renew(task, worker, later.get());
+            metrics.deferred();
             return true;
         }
         long renewEvery = lease.toMillis() / 3;
