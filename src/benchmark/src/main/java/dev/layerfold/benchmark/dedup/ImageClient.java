@@ -71,6 +71,16 @@ final class ImageClient implements AutoCloseable {
         return JSON.readTree(settled.body());
     }
 
+    /** The sum of a metric's series on the registry's Prometheus endpoint ({@code name} as Prometheus spells it). */
+    double metric(String name) throws IOException {
+        HttpResponse<String> scraped = send(HttpRequest.newBuilder(registry.resolve("/actuator/prometheus")).GET());
+        if (scraped.statusCode() != 200) {
+            throw new IOException("GET /actuator/prometheus answered " + scraped.statusCode());
+        }
+        return scraped.body().lines().filter(line -> line.startsWith(name + " ") || line.startsWith(name + "{"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
     /** Whether the registry still answers {@code GET /v2/}. */
     boolean answers() {
         try {

@@ -137,9 +137,10 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
     }
 
     private static RegistryProcess start(String mode, Path logs) throws Exception {
-        // Restored layers are not kept as intact copies, so that every pull of a deduplicated layer is a restore.
+        // Restored layers are neither kept as intact copies nor copied into the predictor's tiers, so that
+        // every pull of a deduplicated layer is a restore.
         return LayerfoldProcess.start(HEAP, Files.createDirectories(logs.getParent().resolve("registry-" + mode)), logs, List.of(), Map.of(),
-                Map.of("LAYERFOLD_DEDUP_MODE", mode, "LAYERFOLD_DEDUP_KEEP_RESTORED", "0s"));
+                Map.of("LAYERFOLD_DEDUP_MODE", mode, "LAYERFOLD_DEDUP_KEEP_RESTORED", "0s", "LAYERFOLD_PREDICTOR_MODE", "off"));
     }
 
     /** The tar is only needed to make the layer; the pulls compare digests. */
