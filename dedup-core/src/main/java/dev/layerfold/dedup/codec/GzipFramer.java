@@ -3,6 +3,8 @@ package dev.layerfold.dedup.codec;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.restart.ParallelMember;
+import dev.layerfold.dedup.codec.restart.SegmentPool;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,21 +12,25 @@ import java.util.List;
 
 /**
  * Takes the rebuilt tar stream and writes the gzip members around it: each member's header
- * verbatim, its share of the tar bytes through its encoder, its trailer verbatim.
+ * verbatim, its share of the tar bytes through its encoder, its trailer verbatim. With a
+ * {@link SegmentPool}, members with restart points are encoded in segments on its threads.
  */
 final class GzipFramer extends OutputStream {
 
     private final List<GzipMember> members;
     private final EncoderFactory encoders;
     private final OutputStream out;
+    private final SegmentPool segments;
     private int member = -1;
     private long remaining;
     private DeflateEncoder encoder;
 
-    GzipFramer(List<GzipMember> members, EncoderFactory encoders, OutputStream out) {
+    /** @param segments threads for members with restart points, or null to encode every member on the caller's thread */
+    GzipFramer(List<GzipMember> members, EncoderFactory encoders, OutputStream out, SegmentPool segments) {
         this.members = members;
         this.encoders = encoders;
         this.out = out;
+        this.segments = segments;
     }
 
     @Override
@@ -59,6 +65,13 @@ final class GzipFramer extends OutputStream {
         } while (openNextMember());
     }
 
+    /** Gives back what the member under way holds, after a failure. */
+    void abort() {
+        if (encoder instanceof ParallelMember parallel) {
+            parallel.abort();
+        }
+    }
+
     private void closeMember() throws IOException {
         if (encoder != null) {
             encoder.finish();
@@ -75,7 +88,8 @@ final class GzipFramer extends OutputStream {
         member++;
         GzipMember next = members.get(member);
         out.write(next.header());
-        encoder = encoders.create(next.encoder(), out);
+        encoder = segments != null && !next.restartPoints().isEmpty() ? new ParallelMember(next, 0, segments, out)
+                : encoders.create(next.encoder(), out);
         remaining = next.uncompressedSize();
         return true;
     }

@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.restart.RestartPointFinder;
 import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.PackSpool;
@@ -57,6 +58,7 @@ public final class LayerDeduplicator {
     private final BlobStore blobs;
     private final DedupIndex index;
     private final LayerSplitter splitter;
+    private final RestartPointFinder restartPoints = new RestartPointFinder();
     private final LayerRebuilder rebuilder;
     private final DedupSettings settings;
     private final ContentAddressedWriter writer;
@@ -119,6 +121,7 @@ public final class LayerDeduplicator {
                         + split.identifications().stream().map(Object::toString).toList());
             }
             sink.finish();
+            recipe = withRestartPoints(layer, recipe);
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
             long packBytes = storeNewFiles(spool, worker, locations);
             if (packBytes < 0) {
@@ -142,6 +145,20 @@ public final class LayerDeduplicator {
                 blobs.delete(layer);
             }
             return new DedupOutcome(DedupOutcome.Kind.DEDUPLICATED, "", recipe.blobSize(), stored);
+        }
+    }
+
+    /**
+     * The recipe with verified restart points for the members whose encoder has them, so restores can
+     * encode the layer on several threads and start a range at a point; this reads the blob again.
+     */
+    private Recipe withRestartPoints(Digest layer, Recipe recipe) throws IOException {
+        Optional<InputStream> blob = blobs.open(layer, 0, -1);
+        if (blob.isEmpty()) {
+            return recipe; // removed meanwhile: the proof or the commit will notice
+        }
+        try (InputStream in = blob.get()) {
+            return restartPoints.find(recipe, in);
         }
     }
 
