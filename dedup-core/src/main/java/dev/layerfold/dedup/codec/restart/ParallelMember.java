@@ -180,10 +180,19 @@ public final class ParallelMember implements DeflateEncoder {
         }
     }
 
-    /** Writes the oldest segment, encoding it on this thread if no pool thread has taken it yet. */
+    /**
+     * Writes the oldest segment, encoding it on this thread if no pool thread has taken it yet; while a
+     * pool thread encodes it, this thread encodes later segments nobody has taken rather than wait.
+     */
     private void writeHead() throws IOException {
         FutureTask<Encoded> task = inFlight.removeFirst();
         task.run();
+        for (FutureTask<Encoded> later : inFlight) {
+            if (task.isDone()) {
+                break;
+            }
+            later.run();
+        }
         Encoded encoded;
         try {
             encoded = task.get();
