@@ -1,7 +1,5 @@
 package dev.layerfold.dedup.codec;
 
-import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
-import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -56,10 +54,19 @@ class RestartPointPropertyTest {
         THREADS.shutdownNow();
     }
 
-    @Property(tries = 25)
-    void everyRecordedPointReproducesItsSegmentAndParallelRestoresAreExact(@ForAll("tars") byte[] tar, @ForAll("pigz") EncoderSpec pigz)
+    @Property(tries = 40)
+    void everyRecordedPointReproducesItsSegmentAndParallelRestoresAreExact(@ForAll("tars") byte[] tar, @ForAll("restartable") EncoderSpec spec)
             throws IOException {
-        assertRestartsExact(pigzLayer(tar, pigz), pigz);
+        assertRestartsExact(layer(tar, spec), spec);
+    }
+
+    @Test
+    void realFilesThroughPgzipAtItsDefaults() throws IOException {
+        byte[] tar = tarOfRealFiles(3_500_000);
+        for (int level : new int[] {-1, 1, 9}) {
+            EncoderSpec pgzip = EncoderSpec.of(StandardEncoders.PGZIP, level, 1 << 20);
+            assertRestartsExact(layer(tar, pgzip), pgzip);
+        }
     }
 
     @Test
@@ -67,7 +74,7 @@ class RestartPointPropertyTest {
         byte[] tar = tarOfRealFiles(1_500_000);
         for (int level = 1; level <= 9; level++) {
             EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, level, 128 * 1024, 0, 0);
-            assertRestartsExact(pigzLayer(tar, pigz), pigz);
+            assertRestartsExact(layer(tar, pigz), pigz);
         }
     }
 
@@ -75,7 +82,7 @@ class RestartPointPropertyTest {
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
         EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
-        byte[] blob = pigzLayer(tar, pigz);
+        byte[] blob = layer(tar, pigz);
         MemoryFileStore store = new MemoryFileStore();
         Recipe recipe = splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe();
         assertThat(recipe.members().getFirst().restartPoints()).isEmpty();
@@ -110,7 +117,7 @@ class RestartPointPropertyTest {
     private static void assertDamageCaught(UnaryOperator<RestartPoint> damage) throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
         EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
-        byte[] blob = pigzLayer(tar, pigz);
+        byte[] blob = layer(tar, pigz);
         MemoryFileStore store = new MemoryFileStore();
         Recipe recipe = withPoints(splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe(), blob);
         GzipMember member = recipe.members().getFirst();
@@ -200,10 +207,10 @@ class RestartPointPropertyTest {
         }
     }
 
-    static byte[] pigzLayer(byte[] tar, EncoderSpec spec) throws IOException {
+    static byte[] layer(byte[] tar, EncoderSpec spec) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 2, 3});
-        PigzEncoder encoder = PigzEncoder.create(out, StandardEncoders.pigzSettings(spec));
+        var encoder = StandardEncoders.factory().create(spec, out);
         encoder.write(tar, 0, tar.length);
         encoder.finish();
         CRC32 crc = new CRC32();
@@ -238,9 +245,12 @@ class RestartPointPropertyTest {
     }
 
     @Provide
-    Arbitrary<EncoderSpec> pigz() {
-        return Arbitraries.integers().between(1, 9).flatMap(level -> Arbitraries.of(32 * 1024, 64 * 1024, 128 * 1024)
+    Arbitrary<EncoderSpec> restartable() {
+        Arbitrary<EncoderSpec> pigz = Arbitraries.integers().between(1, 9).flatMap(level -> Arbitraries.of(32 * 1024, 64 * 1024, 128 * 1024)
                 .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
+        Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+                .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
+        return Arbitraries.oneOf(pigz, pgzip);
     }
 
     @Provide

@@ -1,11 +1,13 @@
 package dev.layerfold.dedup.codec.restart;
 
+import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Optional;
 
@@ -41,15 +43,20 @@ public final class RestartableEncoders {
      * or empty if the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
-        if (!StandardEncoders.PIGZ.equals(spec.family())) {
-            return Optional.empty();
-        }
-        PigzSettings settings = StandardEncoders.pigzSettings(spec);
-        if (settings.singleThread()) {
-            return Optional.empty();
-        }
-        long blocks = Math.max(1, target / settings.blockSize());
-        return Optional.of(blocks * settings.blockSize());
+        Optional<Integer> block = blockSize(spec);
+        return block.map(size -> Math.max(1, target / size) * size);
+    }
+
+    /** The block size of a family whose blocks start afresh, or empty. */
+    private static Optional<Integer> blockSize(EncoderSpec spec) {
+        return switch (spec.family()) {
+            case StandardEncoders.PIGZ -> {
+                PigzSettings settings = StandardEncoders.pigzSettings(spec);
+                yield settings.singleThread() ? Optional.empty() : Optional.of(settings.blockSize());
+            }
+            case StandardEncoders.PGZIP -> spec.params().size() == 1 ? Optional.of(spec.params().getFirst()) : Optional.empty();
+            default -> Optional.empty();
+        };
     }
 
     /**
@@ -64,28 +71,54 @@ public final class RestartableEncoders {
             throw new IllegalArgumentException("encoder " + spec + " has no restart points");
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
-            throw new IllegalArgumentException("a pigz restart point lies on a byte boundary and has no state values");
+            throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
         }
-        PigzSettings settings = StandardEncoders.pigzSettings(spec);
-        if (point.inputOffset() % settings.blockSize() != 0) {
-            throw new IllegalArgumentException("a pigz restart point lies on a block boundary (" + settings.blockSize() + " bytes), not at "
+        int block = blockSize(spec).orElseThrow();
+        if (point.inputOffset() % block != 0) {
+            throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a block boundary (" + block + " bytes), not at "
                     + point.inputOffset());
         }
+        return StandardEncoders.PIGZ.equals(spec.family()) ? pigz(spec, point, history, offset, length, out)
+                : pgzip(spec, history, offset, length, out);
+    }
+
+    private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, byte[] history, int offset, int length, OutputStream out) {
+        PigzSettings settings = StandardEncoders.pigzSettings(spec);
         PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings) : PigzEncoder.resume(out, settings, history, offset, length);
         return new SegmentEncoder() {
             @Override
-            public void write(byte[] data, int off, int len) throws java.io.IOException {
+            public void write(byte[] data, int off, int len) throws IOException {
                 pigz.write(data, off, len);
             }
 
             @Override
-            public void endAtRestartPoint() throws java.io.IOException {
+            public void endAtRestartPoint() throws IOException {
                 pigz.endBlock();
             }
 
             @Override
-            public void finish() throws java.io.IOException {
+            public void finish() throws IOException {
                 pigz.finish();
+            }
+        };
+    }
+
+    /** pgzip compresses a block as soon as it is full: at a point there is nothing left to write. */
+    private static SegmentEncoder pgzip(EncoderSpec spec, byte[] history, int offset, int length, OutputStream out) {
+        PgzipEncoder pgzip = PgzipEncoder.resume(out, spec.level(), spec.params().getFirst(), history, offset, length);
+        return new SegmentEncoder() {
+            @Override
+            public void write(byte[] data, int off, int len) throws IOException {
+                pgzip.write(data, off, len);
+            }
+
+            @Override
+            public void endAtRestartPoint() {
+            }
+
+            @Override
+            public void finish() throws IOException {
+                pgzip.finish();
             }
         };
     }
