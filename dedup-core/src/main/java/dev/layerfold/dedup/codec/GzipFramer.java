@@ -1,10 +1,8 @@
 package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
-import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
-import dev.layerfold.dedup.codec.restart.SegmentPool;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,25 +10,27 @@ import java.util.List;
 
 /**
  * Takes the rebuilt tar stream and writes the gzip members around it: each member's header
- * verbatim, its share of the tar bytes through its encoder, its trailer verbatim. With a
- * {@link SegmentPool}, members with restart points are encoded in segments on its threads.
+ * verbatim, its share of the tar bytes through the encoder {@code encoders} opens for it, its
+ * trailer verbatim.
  */
 final class GzipFramer extends OutputStream {
 
     private final List<GzipMember> members;
-    private final EncoderFactory encoders;
+    /** Opens the encoder of a member, writing to the blob. */
+    interface MemberEncoders {
+        DeflateEncoder open(GzipMember member, OutputStream out);
+    }
+
+    private final MemberEncoders encoders;
     private final OutputStream out;
-    private final SegmentPool segments;
     private int member = -1;
     private long remaining;
     private DeflateEncoder encoder;
 
-    /** @param segments threads for members with restart points, or null to encode every member on the caller's thread */
-    GzipFramer(List<GzipMember> members, EncoderFactory encoders, OutputStream out, SegmentPool segments) {
+    GzipFramer(List<GzipMember> members, MemberEncoders encoders, OutputStream out) {
         this.members = members;
         this.encoders = encoders;
         this.out = out;
-        this.segments = segments;
     }
 
     @Override
@@ -88,8 +88,7 @@ final class GzipFramer extends OutputStream {
         member++;
         GzipMember next = members.get(member);
         out.write(next.header());
-        encoder = segments != null && !next.restartPoints().isEmpty() ? new ParallelMember(next, 0, segments, out)
-                : encoders.create(next.encoder(), out);
+        encoder = encoders.open(next, out);
         remaining = next.uncompressedSize();
         return true;
     }

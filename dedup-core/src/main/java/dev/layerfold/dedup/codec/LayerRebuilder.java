@@ -6,6 +6,8 @@ import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
+import dev.layerfold.dedup.codec.restart.ProvingMember;
+import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 
 import java.io.BufferedOutputStream;
@@ -14,6 +16,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -162,6 +166,37 @@ public final class LayerRebuilder {
      *                               original blob
      */
     public void rebuild(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
+        rebuild(recipe, files, out, (member, blob) -> segments != null && !member.restartPoints().isEmpty()
+                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob));
+    }
+
+    /**
+     * Rebuilds the blob as {@link #rebuild} does, but encodes every member whose family has restart
+     * points ({@link RestartableEncoders}) in pieces about 4 MiB of input apart, each from a state
+     * rebuilt from the input before it alone, and returns the recipe with those restart points. They
+     * are verified when this returns: the blob's sha256 matched, so every piece gave the original's
+     * bytes. A mismatch may come from a piece or from the files; {@link #rebuild} without pieces tells.
+     */
+    public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
+        return rebuildFindingRestartPoints(recipe, files, out, RestartableEncoders.SPACING);
+    }
+
+    /** As {@link #rebuildFindingRestartPoints(Recipe, FileContentSource, OutputStream)}, pieces about {@code spacing} bytes apart. */
+    public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out, long spacing) throws IOException {
+        List<GzipMember> proven = new ArrayList<>();
+        Map<Integer, ProvingMember> provers = new HashMap<>();
+        rebuild(recipe, files, out, (member, blob) -> {
+            GzipMember withoutPoints = member.withRestartPoints(List.of());
+            Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, spacing, blob);
+            prover.ifPresent(p -> provers.put(proven.size(), p));
+            proven.add(withoutPoints);
+            return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
+        });
+        provers.forEach((index, prover) -> proven.set(index, prover.withCandidates()));
+        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton());
+    }
+
+    private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {
         for (int i = 0; i < recipe.members().size(); i++) {
             if (recipe.members().get(i).encoder().isNone()) {
                 throw new LayerRebuildException("layer " + recipe.blobSha256() + " cannot be rebuilt: no known encoder reproduces its gzip member " + i);
@@ -169,7 +204,7 @@ public final class LayerRebuilder {
         }
         VerifyingOutput verified = new VerifyingOutput(out);
         OutputStream blob = new BufferedOutputStream(verified, BUFFER);
-        GzipFramer framer = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), encoders, blob, segments) : null;
+        GzipFramer framer = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), memberEncoders, blob) : null;
         OutputStream tar = framer != null ? framer : blob;
         try {
             writeTar(recipe, files, tar, 0);

@@ -8,7 +8,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.recipe.Recipe;
-import dev.layerfold.dedup.codec.restart.RestartPointFinder;
+import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.PackSpool;
@@ -58,7 +58,6 @@ public final class LayerDeduplicator {
     private final BlobStore blobs;
     private final DedupIndex index;
     private final LayerSplitter splitter;
-    private final RestartPointFinder restartPoints = new RestartPointFinder();
     private final LayerRebuilder rebuilder;
     private final DedupSettings settings;
     private final ContentAddressedWriter writer;
@@ -121,21 +120,21 @@ public final class LayerDeduplicator {
                         + split.identifications().stream().map(Object::toString).toList());
             }
             sink.finish();
-            recipe = withRestartPoints(layer, recipe);
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
             long packBytes = storeNewFiles(spool, worker, locations);
             if (packBytes < 0) {
                 return DedupOutcome.retry("files of this layer are being stored by another worker");
             }
-            LayerRecord record = new LayerRecord(recipe, locationsOf(recipe, locations));
-            byte[] recordBytes = record.toBytes();
-            Digest recordDigest = writer.write(recordBytes);
+            Map<Digest, FileLocation> fileLocations = locationsOf(recipe, locations);
+            LayerRecord record;
             try {
-                rebuilder.rebuild(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+                record = new LayerRecord(prove(layer, new LayerRecord(recipe, fileLocations)), fileLocations);
             } catch (LayerRebuildException e) {
                 LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());
             }
+            byte[] recordBytes = record.toBytes();
+            Digest recordDigest = writer.write(recordBytes);
             long stored = packBytes + recordBytes.length;
             var deduplicated = new LayerState.Deduplicated(recordDigest, recipe.blobSize(), recordBytes.length);
             if (!index.commitLayer(layer, deduplicated, record.files().keySet())) {
@@ -149,16 +148,22 @@ public final class LayerDeduplicator {
     }
 
     /**
-     * The recipe with verified restart points for the members whose encoder has them, so restores can
-     * encode the layer on several threads and start a range at a point; this reads the blob again.
+     * The proof: rebuilds the layer from what was stored and checks its digest, encoding the members
+     * whose encoder has restart points in pieces from rebuilt states, so that the same pass verifies
+     * their points (the recipe returned has them). If that fails, a piece or a file may be at fault:
+     * the layer is rebuilt once more in one piece, and if that matches it is kept without points.
      */
-    private Recipe withRestartPoints(Digest layer, Recipe recipe) throws IOException {
-        Optional<InputStream> blob = blobs.open(layer, 0, -1);
-        if (blob.isEmpty()) {
-            return recipe; // removed meanwhile: the proof or the commit will notice
-        }
-        try (InputStream in = blob.get()) {
-            return restartPoints.find(recipe, in);
+    private Recipe prove(Digest layer, LayerRecord record) throws IOException {
+        Recipe recipe = record.recipe();
+        try {
+            return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+        } catch (LayerRebuildException e) {
+            if (recipe.members().stream().noneMatch(m -> RestartableEncoders.restartable(m.encoder()))) {
+                throw e;
+            }
+            LOG.warn("layer {} did not rebuild in pieces from restart points ({}); proving it in one piece", layer, e.getMessage());
+            rebuilder.rebuild(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+            return recipe;
         }
     }
 

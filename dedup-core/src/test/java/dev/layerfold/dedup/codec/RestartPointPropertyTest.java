@@ -6,7 +6,6 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
-import dev.layerfold.dedup.codec.restart.RestartPointFinder;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentEncoder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
@@ -119,7 +118,7 @@ class RestartPointPropertyTest {
         EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
         byte[] blob = layer(tar, pigz);
         MemoryFileStore store = new MemoryFileStore();
-        Recipe recipe = withPoints(splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe(), blob);
+        Recipe recipe = withPoints(splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
         GzipMember member = recipe.members().getFirst();
         List<RestartPoint> points = new ArrayList<>(member.restartPoints());
         assertThat(points).hasSizeGreaterThan(3);
@@ -148,7 +147,7 @@ class RestartPointPropertyTest {
     private static void assertRestartsExact(byte[] blob, EncoderSpec pigz) throws IOException {
         MemoryFileStore store = new MemoryFileStore();
         Recipe split = splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe();
-        Recipe recipe = Recipe.read(new ByteArrayInputStream(withPoints(split, blob).toBytes()));
+        Recipe recipe = Recipe.read(new ByteArrayInputStream(withPoints(split, store, blob).toBytes()));
         GzipMember member = recipe.members().getFirst();
         long tarSize = member.uncompressedSize();
         if (tarSize > RestartableEncoders.spacing(pigz, SPACING).orElseThrow()) {
@@ -186,8 +185,12 @@ class RestartPointPropertyTest {
         }
     }
 
-    private static Recipe withPoints(Recipe recipe, byte[] blob) throws IOException {
-        return new RestartPointFinder(SPACING).find(recipe, new ByteArrayInputStream(blob));
+    /** The proof's rebuild, which finds the points; they are verified because it gave the original bytes. */
+    private static Recipe withPoints(Recipe recipe, MemoryFileStore store, byte[] blob) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Recipe proven = new LayerRebuilder(StandardEncoders.factory()).rebuildFindingRestartPoints(recipe, store, out, SPACING);
+        assertThat(out.toByteArray()).isEqualTo(blob);
+        return proven;
     }
 
     private static LayerSplitter splitter(EncoderSpec spec) {
