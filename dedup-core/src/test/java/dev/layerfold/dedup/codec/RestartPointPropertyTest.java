@@ -77,6 +77,21 @@ class RestartPointPropertyTest {
         }
     }
 
+    /** Real pigz (-6 and -9, 128 KiB blocks) over a GNU tar of system files, identified as the pipeline does. */
+    @Test
+    void realPigzLayersGetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        for (int level : new int[] {6, 9}) {
+            Tools.sh(dir, "pigz -" + level + " -c layer.tar > layer.tgz");
+            byte[] blob = Files.readAllBytes(dir.resolve("layer.tgz"));
+            MemoryFileStore store = new MemoryFileStore();
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), store).recipe();
+            EncoderSpec pigz = split.members().getFirst().encoder();
+            assertThat(pigz.label()).isEqualTo("pigz-" + level + "/131072/0/0");
+            assertRestartsExact(blob, pigz);
+        }
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
