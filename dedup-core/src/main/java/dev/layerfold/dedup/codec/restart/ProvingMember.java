@@ -1,13 +1,12 @@
 package dev.layerfold.dedup.codec.restart;
 
+import dev.layerfold.dedup.codec.VerifyingOutput;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +23,7 @@ public final class ProvingMember implements DeflateEncoder {
 
     private final GzipMember member;
     private final long spacing;
-    private final Output out;
+    private final VerifyingOutput out;
     private final byte[] history = new byte[RestartableEncoders.HISTORY];
     private final List<RestartPoint> candidates = new ArrayList<>();
     private int historyLength;
@@ -36,7 +35,7 @@ public final class ProvingMember implements DeflateEncoder {
     private ProvingMember(GzipMember member, long spacing, OutputStream out) {
         this.member = member;
         this.spacing = spacing;
-        this.out = new Output(out);
+        this.out = new VerifyingOutput(out);
         this.encoder = RestartableEncoders.open(member.encoder(), candidate(new byte[32]), history, 0, 0, this.out);
     }
 
@@ -65,9 +64,9 @@ public final class ProvingMember implements DeflateEncoder {
             length -= n;
             if (input == boundary && boundary < member.uncompressedSize()) {
                 encoder.endAtRestartPoint();
-                candidates.add(candidate(out.segmentSha256()));
+                candidates.add(candidate(out.sha256SinceLast()));
                 segmentInput = input;
-                segmentOutput = out.written;
+                segmentOutput = out.size();
                 encoder = RestartableEncoders.open(member.encoder(), candidate(new byte[32]), history, 0, historyLength, out);
             }
         }
@@ -76,7 +75,7 @@ public final class ProvingMember implements DeflateEncoder {
     @Override
     public void finish() throws IOException {
         encoder.finish();
-        candidates.add(candidate(out.segmentSha256()));
+        candidates.add(candidate(out.sha256SinceLast()));
     }
 
     /** The member with its candidate points; they hold only once the layer's bytes proved right. */
@@ -99,37 +98,5 @@ public final class ProvingMember implements DeflateEncoder {
         System.arraycopy(history, historyLength - keep, history, 0, keep);
         System.arraycopy(data, offset, history, keep, n);
         historyLength = keep + n;
-    }
-
-    /** Passes the bytes on, counting them and hashing each segment. */
-    private static final class Output extends OutputStream {
-        private final OutputStream out;
-        private final MessageDigest sha256;
-        private long written;
-
-        Output(OutputStream out) {
-            this.out = out;
-            try {
-                this.sha256 = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] data, int offset, int length) throws IOException {
-            sha256.update(data, offset, length);
-            written += length;
-            out.write(data, offset, length);
-        }
-
-        byte[] segmentSha256() {
-            return sha256.digest();
-        }
     }
 }
