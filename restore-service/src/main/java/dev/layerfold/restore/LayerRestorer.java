@@ -48,6 +48,7 @@ public final class LayerRestorer {
     private final StoredFiles storedFiles;
     private final Timer duration;
     private final Counter verificationFailures;
+    private final Counter resumed;
     private final Path spoolDirectory;
     /** Rebuilds running in this process, which a request for the same layer joins instead of rebuilding again. */
     private final ConcurrentMap<Digest, SharedRebuild> inProgress = new ConcurrentHashMap<>();
@@ -71,6 +72,8 @@ public final class LayerRestorer {
         this.verificationFailures = Counter.builder("layerfold.restore.verification.failures")
                 .description("rebuilt layers whose bytes did not match their digest (the response was cut); alert on any")
                 .register(metrics);
+        this.resumed = Counter.builder("layerfold.restore.resumed")
+                .description("range requests rebuilt from a restart point instead of the layer's first byte").register(metrics);
     }
 
     /** The layer's size, if it is deduplicated. */
@@ -106,6 +109,47 @@ public final class LayerRestorer {
         }
     }
 
+    /**
+     * Bytes {@code offset} on, as {@link #open}, but rebuilt from the last restart point at or before
+     * {@code offset} (a resumed pull costs what it resumes), or by joining a rebuild of the whole
+     * layer already running here; empty if the layer is not deduplicated or has no such point. The
+     * bytes are checked segment by segment against the digests the points record (the layer's own
+     * digest needs its start); the last byte waits for that, as with a whole rebuild.
+     */
+    public Optional<InputStream> openFromRestartPoint(Digest layer, long offset, long length) throws IOException {
+        Optional<LayerState.Deduplicated> state = deduplicated(layer);
+        if (state.isEmpty() || offset <= 0 || offset >= state.get().logicalSize()) {
+            return Optional.empty();
+        }
+        SharedRebuild running = inProgress.get(layer);
+        if (running != null) {
+            InputStream reader = running.reader(offset, length, state.get().logicalSize());
+            if (reader != null) {
+                return Optional.of(reader);
+            }
+        }
+        LayerRecord record = storedFiles.record(state.get().record());
+        Optional<LayerRebuilder.Resume> resume = rebuilder.resumePoint(record.recipe(), offset);
+        if (resume.isEmpty()) {
+            return Optional.empty();
+        }
+        SharedRebuild partial = new SharedRebuild(spoolDirectory, resume.get().blobOffset());
+        InputStream reader = partial.reader(offset, length, state.get().logicalSize());
+        PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRebuilder.filesFrom(record.recipe(), resume.get()), fetchers);
+        try {
+            rebuilds.execute(() -> rebuildFrom(layer, record, resume.get(), files, partial));
+        } catch (RejectedExecutionException e) {
+            reader.close();
+            throw new IOException("the registry is shutting down", e);
+        }
+        resumed.increment();
+        return Optional.of(reader);
+    }
+
+    private void rebuildFrom(Digest layer, LayerRecord record, LayerRebuilder.Resume resume, PrefetchingFiles files, SharedRebuild shared) {
+        run(layer, shared, out -> rebuilder.rebuildFrom(record.recipe(), files, resume, out), false);
+    }
+
     /** Starts a rebuild that requests for the same layer join while it runs. */
     private SharedRebuild start(Digest layer, LayerState.Deduplicated state) {
         try {
@@ -121,13 +165,27 @@ public final class LayerRestorer {
         }
     }
 
+    private interface Rebuild {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     private void rebuild(Digest layer, LayerRecord record, PrefetchingFiles files, SharedRebuild shared) {
+        try {
+            run(layer, shared, out -> rebuilder.rebuild(record.recipe(), files, out), true);
+        } finally {
+            inProgress.remove(layer, shared);
+        }
+    }
+
+    private void run(Digest layer, SharedRebuild shared, Rebuild rebuild, boolean whole) {
         long start = System.nanoTime();
         try (OutputStream out = new BufferedOutputStream(shared.output(), WRITE_BUFFER)) {
-            rebuilder.rebuild(record.recipe(), files, out);
+            rebuild.writeTo(out);
             out.flush();
             shared.succeed();
-            duration.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            if (whole) {
+                duration.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
         } catch (LayerRebuildException e) {
             verificationFailures.increment();
             LOG.error("layer {} did not rebuild byte for byte; the response was cut: {}", layer, e.getMessage());
@@ -135,8 +193,6 @@ public final class LayerRestorer {
         } catch (IOException | RuntimeException e) {
             LOG.warn("restore of layer {} stopped: {}", layer, e.toString());
             shared.fail(e instanceof IOException io ? io : new IOException(e));
-        } finally {
-            inProgress.remove(layer, shared);
         }
     }
 

@@ -82,6 +82,14 @@ public final class RestoreOnce implements LayerRehydrator {
      * rebuilt here or by another process; empty if the layer is neither deduplicated nor intact.
      */
     public Optional<InputStream> open(Digest layer, long offset, long length) throws IOException {
+        if (offset > 0 && !rebuildingHere.contains(layer)) {
+            // A resumed pull rebuilds from the restart point before it, here and now: cheaper than
+            // waiting for (or making) a whole copy. Neither kept nor shared with other processes.
+            Optional<InputStream> resumed = restorer.openFromRestartPoint(layer, offset, length);
+            if (resumed.isPresent()) {
+                return resumed;
+            }
+        }
         if (leases == null && !keepCopies) {
             return restorer.open(layer, offset, length); // nobody to wait for a copy, and none to keep
         }

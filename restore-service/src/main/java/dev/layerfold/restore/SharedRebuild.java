@@ -24,6 +24,8 @@ final class SharedRebuild {
 
     private final Path file;
     private final FileChannel channel;
+    /** The layer offset of the spool file's first byte: 0, or a restart point's for a rebuild that starts there. */
+    private final long base;
     private long written;
     private boolean finished;
     private IOException failure;
@@ -33,6 +35,12 @@ final class SharedRebuild {
     private boolean abandoned;
 
     SharedRebuild(Path directory) throws IOException {
+        this(directory, 0);
+    }
+
+    /** A rebuild of the layer from byte {@code base} on. */
+    SharedRebuild(Path directory, long base) throws IOException {
+        this.base = base;
         Files.createDirectories(directory);
         this.file = Files.createTempFile(directory, "restore-", ".layer");
         this.channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -89,12 +97,12 @@ final class SharedRebuild {
      * null if it failed, was abandoned or its file is gone (start another).
      */
     synchronized InputStream reader(long offset, long length, long size) {
-        if (released || abandoned || failure != null) {
+        if (released || abandoned || failure != null || offset < base) {
             return null;
         }
         readers++;
         long end = length < 0 ? size : Math.min(size, offset + length);
-        return new Reader(offset, end);
+        return new Reader(offset - base, end - base);
     }
 
     private synchronized void readerClosed() {

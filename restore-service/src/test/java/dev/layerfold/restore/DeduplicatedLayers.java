@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
@@ -20,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
+import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -46,6 +49,41 @@ final class DeduplicatedLayers {
                 tar.putArchiveEntry(entry);
                 tar.write(content);
                 tar.closeArchiveEntry();
+            }
+        }
+        return blob.toByteArray();
+    }
+
+    /**
+     * A pigz -6 layer (128 KiB blocks, the several-threads code path) of about {@code megabytes} MB of
+     * tar: text files of a few letters, large enough for restart points every 4 MiB.
+     */
+    static byte[] pigzLayer(Random random, int megabytes) throws IOException {
+        ByteArrayOutputStream tarBytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(tarBytes)) {
+            for (int i = 0; tarBytes.size() < megabytes << 20; i++) {
+                byte[] content = new byte[5_000 + random.nextInt(200_000)];
+                for (int j = 0; j < content.length; j++) {
+                    content[j] = (byte) ('a' + random.nextInt(12));
+                }
+                TarArchiveEntry entry = new TarArchiveEntry("file-" + i);
+                entry.setSize(content.length);
+                tar.putArchiveEntry(entry);
+                tar.write(content);
+                tar.closeArchiveEntry();
+            }
+        }
+        byte[] tar = tarBytes.toByteArray();
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        blob.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3});
+        PigzEncoder pigz = PigzEncoder.create(blob, 6, PigzSettings.DEFAULT_BLOCK_SIZE);
+        pigz.write(tar, 0, tar.length);
+        pigz.finish();
+        CRC32 crc = new CRC32();
+        crc.update(tar);
+        for (long value : new long[] {crc.getValue(), tar.length}) {
+            for (int i = 0; i < 4; i++) {
+                blob.write((int) (value >>> (8 * i)));
             }
         }
         return blob.toByteArray();

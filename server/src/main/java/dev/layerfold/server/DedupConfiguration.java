@@ -1,6 +1,7 @@
 package dev.layerfold.server;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.ColdFirst;
@@ -131,8 +132,8 @@ public class DedupConfiguration {
     }
 
     @Bean(destroyMethod = "shutdownNow")
-    ExecutorService restoreEncoders() {
-        return Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+    ExecutorService restoreEncoders(DedupProperties dedup) {
+        return Executors.newFixedThreadPool(dedup.restoreThreadCount(),
                 Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
     }
 
@@ -147,7 +148,10 @@ public class DedupConfiguration {
                                 @Qualifier("restoreFetchers") ExecutorService fetchers) throws IOException {
         Path spool = scratch(dedup, storage).resolve("restore");
         emptyScratch(spool);
-        return new LayerRestorer(blobs, index, new LayerRebuilder(StandardEncoders.factory()), encoders, fetchers, spool, registry);
+        // One pool runs whole restores and the segments of layers with restart points: a restore encodes a
+        // segment itself rather than wait for a thread, so the two uses cannot block each other.
+        LayerRebuilder rebuilder = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, dedup.restoreThreadCount()));
+        return new LayerRestorer(blobs, index, rebuilder, encoders, fetchers, spool, registry);
     }
 
     @Bean(destroyMethod = "shutdownNow")

@@ -39,6 +39,8 @@ import org.springframework.util.unit.DataSize;
  *                  at a time)
  * @param restoreWait how long a pull waits for another process's rebuild of the layer before it
  *                  rebuilds it itself
+ * @param restoreThreads threads that run restores' encoders, shared by every restore in the process:
+ *                  a layer with restart points is encoded on several of them at once; 0: one per core
  */
 @ConfigurationProperties("layerfold.dedup")
 public record DedupProperties(
@@ -54,9 +56,14 @@ public record DedupProperties(
         @DefaultValue("10m") Duration hotDeferral,
         @DefaultValue("15m") Duration keepRestored,
         @DefaultValue("1m") Duration sweepInterval,
-        @DefaultValue("2m") Duration restoreWait) {
+        @DefaultValue("2m") Duration restoreWait,
+        @DefaultValue("0") int restoreThreads) {
 
     public enum Mode { OFF, ALL, SELECTIVE }
+
+    int restoreThreadCount() {
+        return restoreThreads > 0 ? restoreThreads : Runtime.getRuntime().availableProcessors();
+    }
 
     int yieldThreshold() {
         return yieldAt > 0 ? yieldAt : Runtime.getRuntime().availableProcessors();

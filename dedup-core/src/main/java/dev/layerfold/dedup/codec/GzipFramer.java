@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
-import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.restart.ParallelMember;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,18 +10,24 @@ import java.util.List;
 
 /**
  * Takes the rebuilt tar stream and writes the gzip members around it: each member's header
- * verbatim, its share of the tar bytes through its encoder, its trailer verbatim.
+ * verbatim, its share of the tar bytes through the encoder {@code encoders} opens for it, its
+ * trailer verbatim.
  */
 final class GzipFramer extends OutputStream {
 
     private final List<GzipMember> members;
-    private final EncoderFactory encoders;
+    /** Opens the encoder of a member, writing to the blob. */
+    interface MemberEncoders {
+        DeflateEncoder open(GzipMember member, OutputStream out);
+    }
+
+    private final MemberEncoders encoders;
     private final OutputStream out;
     private int member = -1;
     private long remaining;
     private DeflateEncoder encoder;
 
-    GzipFramer(List<GzipMember> members, EncoderFactory encoders, OutputStream out) {
+    GzipFramer(List<GzipMember> members, MemberEncoders encoders, OutputStream out) {
         this.members = members;
         this.encoders = encoders;
         this.out = out;
@@ -59,6 +65,13 @@ final class GzipFramer extends OutputStream {
         } while (openNextMember());
     }
 
+    /** Gives back what the member under way holds, after a failure. */
+    void abort() {
+        if (encoder instanceof ParallelMember parallel) {
+            parallel.abort();
+        }
+    }
+
     private void closeMember() throws IOException {
         if (encoder != null) {
             encoder.finish();
@@ -75,7 +88,7 @@ final class GzipFramer extends OutputStream {
         member++;
         GzipMember next = members.get(member);
         out.write(next.header());
-        encoder = encoders.create(next.encoder(), out);
+        encoder = encoders.open(next, out);
         remaining = next.uncompressedSize();
         return true;
     }

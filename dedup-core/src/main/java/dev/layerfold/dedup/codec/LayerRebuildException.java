@@ -12,4 +12,8 @@ public class LayerRebuildException extends IOException {
     public LayerRebuildException(String message) {
         super(message);
     }
+
+    public LayerRebuildException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

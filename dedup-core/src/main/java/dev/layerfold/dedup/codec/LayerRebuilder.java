@@ -1,21 +1,34 @@
 package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
+import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
+import dev.layerfold.dedup.codec.restart.ParallelMember;
+import dev.layerfold.dedup.codec.restart.ProvingMember;
+import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.restart.SegmentPool;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Rebuilds a layer blob from its recipe and its file bodies, streaming: the tar skeleton's ops,
  * bodies fetched in recipe order, through the recorded encoders and gzip framing. The sha256 and
  * size of the written bytes are checked against the recipe at the end; until
- * {@link #rebuild} returns normally, the output must not be trusted. Thread-safe.
+ * {@link #rebuild} returns normally, the output must not be trusted. With a {@link SegmentPool},
+ * gzip members with restart points are encoded in segments on several threads, and a rebuild can
+ * start at a restart point instead of byte 0 ({@link #resumePoint}). Thread-safe.
  */
 public final class LayerRebuilder {
 
@@ -23,9 +36,126 @@ public final class LayerRebuilder {
     private static final byte[] ZEROS = new byte[512];
 
     private final EncoderFactory encoders;
+    private final SegmentPool segments;
 
+    /** A rebuilder that encodes every member on the caller's thread, in one piece. */
     public LayerRebuilder(EncoderFactory encoders) {
+        this(encoders, null);
+    }
+
+    /** @param segments the threads that encode the segments of members with restart points (null: none) */
+    public LayerRebuilder(EncoderFactory encoders, SegmentPool segments) {
         this.encoders = encoders;
+        this.segments = segments;
+    }
+
+    /**
+     * Where a rebuild can start so as to serve the blob from {@code blobOffset}: the last restart
+     * point at or before it, in a one-member gzip layer whose every segment from there to the end
+     * carries a digest (a restart point's does). Empty if there is none (or no segment pool): the
+     * rebuild starts at byte 0.
+     *
+     * @param point      the restart point's index in the member
+     * @param blobOffset where in the blob the rebuilt bytes start
+     * @param tarOffset  where in the tar stream the input starts (the point, less the history its state reads)
+     */
+    public record Resume(int point, long blobOffset, long tarOffset) {
+    }
+
+    public Optional<Resume> resumePoint(Recipe recipe, long blobOffset) {
+        if (segments == null || recipe.format() != LayerFormat.GZIP || recipe.members().size() != 1) {
+            return Optional.empty();
+        }
+        GzipMember member = recipe.members().getFirst();
+        long header = member.header().length;
+        List<RestartPoint> points = member.restartPoints();
+        for (int i = points.size() - 1; i > 0; i--) {
+            long at = header + points.get(i).outputByteOffset();
+            if (at <= blobOffset) {
+                ParallelMember probe = new ParallelMember(member, i, segments, OutputStream.nullOutputStream());
+                return Optional.of(new Resume(i, at, probe.inputStart()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The file bodies a rebuild from {@code resume} reads, in the order it reads them. */
+    public static List<FileRef> filesFrom(Recipe recipe, Resume resume) {
+        List<FileRef> refs = new ArrayList<>();
+        long position = 0;
+        for (Iterator<SkeletonOp> ops = recipe.skeleton().ops(); ops.hasNext(); ) {
+            SkeletonOp op = ops.next();
+            long length = length(op);
+            if (op instanceof SkeletonOp.File file && position + length > resume.tarOffset()) {
+                refs.add(file.ref());
+            }
+            position += length;
+        }
+        return refs;
+    }
+
+    /**
+     * Writes the blob from {@code resume.blobOffset()} to its end to {@code out} (not closed). Each
+     * segment is checked against its restart point's digest before it is written, and the count of
+     * bytes against the blob's size; the blob's sha256 cannot be, as its start is not rebuilt.
+     *
+     * @throws LayerRebuildException if a segment or the size differs, or a body is missing or has the wrong size
+     */
+    public void rebuildFrom(Recipe recipe, FileContentSource files, Resume resume, OutputStream out) throws IOException {
+        GzipMember member = recipe.members().getFirst();
+        CountingOutput counted = new CountingOutput(out);
+        OutputStream blob = new BufferedOutputStream(counted, BUFFER);
+        ParallelMember encoder = new ParallelMember(member, resume.point(), segments, blob);
+        try {
+            writeTar(recipe, files, new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] data, int offset, int length) throws IOException {
+                    encoder.write(data, offset, length);
+                }
+            }, resume.tarOffset());
+            encoder.finish();
+        } catch (IOException | RuntimeException e) {
+            encoder.abort();
+            throw e;
+        }
+        blob.write(member.trailer());
+        blob.write(recipe.trailingBytes());
+        blob.flush();
+        if (counted.count != recipe.blobSize() - resume.blobOffset()) {
+            throw new LayerRebuildException("rebuilt layer from offset " + resume.blobOffset() + " has " + counted.count + " bytes, expected "
+                    + (recipe.blobSize() - resume.blobOffset()));
+        }
+    }
+
+    private static final class CountingOutput extends java.io.FilterOutputStream {
+        private long count;
+
+        CountingOutput(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+            out.write(data, offset, length);
+            count += length;
+        }
+    }
+
+    private static long length(SkeletonOp op) {
+        return switch (op) {
+            case SkeletonOp.Inline inline -> inline.bytes().length;
+            case SkeletonOp.File file -> file.ref().size() + file.paddingSize();
+        };
     }
 
     /**
@@ -36,6 +166,37 @@ public final class LayerRebuilder {
      *                               original blob
      */
     public void rebuild(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
+        rebuild(recipe, files, out, (member, blob) -> segments != null && !member.restartPoints().isEmpty()
+                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob));
+    }
+
+    /**
+     * Rebuilds the blob as {@link #rebuild} does, but encodes every member whose family has restart
+     * points ({@link RestartableEncoders}) in pieces about 4 MiB of input apart, each from a state
+     * rebuilt from the input before it alone, and returns the recipe with those restart points. They
+     * are verified when this returns: the blob's sha256 matched, so every piece gave the original's
+     * bytes. A mismatch may come from a piece or from the files; {@link #rebuild} without pieces tells.
+     */
+    public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
+        return rebuildFindingRestartPoints(recipe, files, out, RestartableEncoders.SPACING);
+    }
+
+    /** As {@link #rebuildFindingRestartPoints(Recipe, FileContentSource, OutputStream)}, pieces about {@code spacing} bytes apart. */
+    public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out, long spacing) throws IOException {
+        List<GzipMember> proven = new ArrayList<>();
+        Map<Integer, ProvingMember> provers = new HashMap<>();
+        rebuild(recipe, files, out, (member, blob) -> {
+            GzipMember withoutPoints = member.withRestartPoints(List.of());
+            Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, spacing, blob);
+            prover.ifPresent(p -> provers.put(proven.size(), p));
+            proven.add(withoutPoints);
+            return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
+        });
+        provers.forEach((index, prover) -> proven.set(index, prover.withCandidates()));
+        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton());
+    }
+
+    private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {
         for (int i = 0; i < recipe.members().size(); i++) {
             if (recipe.members().get(i).encoder().isNone()) {
                 throw new LayerRebuildException("layer " + recipe.blobSha256() + " cannot be rebuilt: no known encoder reproduces its gzip member " + i);
@@ -43,12 +204,19 @@ public final class LayerRebuilder {
         }
         VerifyingOutput verified = new VerifyingOutput(out);
         OutputStream blob = new BufferedOutputStream(verified, BUFFER);
-        GzipFramer framer = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), encoders, blob) : null;
+        GzipFramer framer = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), memberEncoders, blob) : null;
         OutputStream tar = framer != null ? framer : blob;
-        writeTar(recipe, files, tar);
-        if (framer != null) {
-            framer.finish();
-            blob.write(recipe.trailingBytes());
+        try {
+            writeTar(recipe, files, tar, 0);
+            if (framer != null) {
+                framer.finish();
+                blob.write(recipe.trailingBytes());
+            }
+        } catch (IOException | RuntimeException e) {
+            if (framer != null) {
+                framer.abort();
+            }
+            throw e;
         }
         blob.flush();
         if (verified.size() != recipe.blobSize() || !verified.sha256Hex().equals(recipe.blobSha256())) {
@@ -57,20 +225,54 @@ public final class LayerRebuilder {
         }
     }
 
-    private static void writeTar(Recipe recipe, FileContentSource files, OutputStream tar) throws IOException {
+    /** Writes the tar stream from byte {@code from} on; bodies wholly before it are not opened. */
+    private static void writeTar(Recipe recipe, FileContentSource files, OutputStream tar, long from) throws IOException {
         byte[] buffer = new byte[BUFFER];
+        long position = 0;
         try {
             for (Iterator<SkeletonOp> ops = recipe.skeleton().ops(); ops.hasNext(); ) {
-                switch (ops.next()) {
-                    case SkeletonOp.Inline inline -> tar.write(inline.bytes());
+                SkeletonOp op = ops.next();
+                long length = length(op);
+                if (position + length <= from) {
+                    position += length;
+                    continue;
+                }
+                OutputStream target = position >= from ? tar : new SkippingOutput(tar, from - position);
+                position += length;
+                switch (op) {
+                    case SkeletonOp.Inline inline -> target.write(inline.bytes());
                     case SkeletonOp.File file -> {
-                        copyBody(file.ref(), files, tar, buffer);
-                        tar.write(ZEROS, 0, (int) file.paddingSize());
+                        copyBody(file.ref(), files, target, buffer);
+                        target.write(ZEROS, 0, (int) file.paddingSize());
                     }
                 }
             }
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+    }
+
+    /** Drops the first bytes of the op a rebuild starts inside. */
+    private static final class SkippingOutput extends java.io.FilterOutputStream {
+        private long skip;
+
+        SkippingOutput(OutputStream out, long skip) {
+            super(out);
+            this.skip = skip;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+            int dropped = (int) Math.min(skip, length);
+            skip -= dropped;
+            if (length > dropped) {
+                out.write(data, offset + dropped, length - dropped);
+            }
         }
     }
 

@@ -7,13 +7,13 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
-/** Passes bytes through while computing their sha256 and count, to check the rebuilt blob. */
-final class VerifyingOutput extends FilterOutputStream {
+/** Passes bytes through while computing their sha256 and count, to check the rebuilt blob (or a piece of it). */
+public final class VerifyingOutput extends FilterOutputStream {
 
     private final MessageDigest sha256;
     private long size;
 
-    VerifyingOutput(OutputStream out) {
+    public VerifyingOutput(OutputStream out) {
         super(out);
         try {
             this.sha256 = MessageDigest.getInstance("SHA-256");
@@ -40,7 +40,13 @@ final class VerifyingOutput extends FilterOutputStream {
         return HexFormat.of().formatHex(sha256.digest());
     }
 
-    long size() {
+    /** The sha256 of the bytes since the last call (or the start); the count goes on. */
+    public byte[] sha256SinceLast() {
+        return sha256.digest();
+    }
+
+    /** Bytes passed through since the start. */
+    public long size() {
         return size;
     }
 

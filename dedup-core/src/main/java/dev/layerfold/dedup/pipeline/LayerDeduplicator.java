@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.PackSpool;
@@ -124,15 +125,16 @@ public final class LayerDeduplicator {
             if (packBytes < 0) {
                 return DedupOutcome.retry("files of this layer are being stored by another worker");
             }
-            LayerRecord record = new LayerRecord(recipe, locationsOf(recipe, locations));
-            byte[] recordBytes = record.toBytes();
-            Digest recordDigest = writer.write(recordBytes);
+            Map<Digest, FileLocation> fileLocations = locationsOf(recipe, locations);
+            LayerRecord record;
             try {
-                rebuilder.rebuild(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+                record = new LayerRecord(prove(layer, new LayerRecord(recipe, fileLocations)), fileLocations);
             } catch (LayerRebuildException e) {
                 LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());
             }
+            byte[] recordBytes = record.toBytes();
+            Digest recordDigest = writer.write(recordBytes);
             long stored = packBytes + recordBytes.length;
             var deduplicated = new LayerState.Deduplicated(recordDigest, recipe.blobSize(), recordBytes.length);
             if (!index.commitLayer(layer, deduplicated, record.files().keySet())) {
@@ -142,6 +144,26 @@ public final class LayerDeduplicator {
                 blobs.delete(layer);
             }
             return new DedupOutcome(DedupOutcome.Kind.DEDUPLICATED, "", recipe.blobSize(), stored);
+        }
+    }
+
+    /**
+     * The proof: rebuilds the layer from what was stored and checks its digest, encoding the members
+     * whose encoder has restart points in pieces from rebuilt states, so that the same pass verifies
+     * their points (the recipe returned has them). If that fails, a piece or a file may be at fault:
+     * the layer is rebuilt once more in one piece, and if that matches it is kept without points.
+     */
+    private Recipe prove(Digest layer, LayerRecord record) throws IOException {
+        Recipe recipe = record.recipe();
+        try {
+            return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+        } catch (LayerRebuildException e) {
+            if (recipe.members().stream().noneMatch(m -> RestartableEncoders.restartable(m.encoder()))) {
+                throw e;
+            }
+            LOG.warn("layer {} did not rebuild in pieces from restart points ({}); proving it in one piece", layer, e.getMessage());
+            rebuilder.rebuild(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+            return recipe;
         }
     }
 

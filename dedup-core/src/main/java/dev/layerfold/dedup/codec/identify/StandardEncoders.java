@@ -85,12 +85,16 @@ public final class StandardEncoders implements EncoderFactory {
                 requireParams(spec, 1);
                 yield PgzipEncoder.create(sink, spec.level(), p.get(0));
             }
-            case PIGZ -> {
-                requireParams(spec, 3);
-                yield PigzEncoder.create(sink, new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0));
-            }
+            case PIGZ -> PigzEncoder.create(sink, pigzSettings(spec));
             default -> throw new IllegalArgumentException("unknown encoder family " + spec.family() + " in " + spec);
         };
+    }
+
+    /** The pigz options a {@code pigz} spec names. */
+    public static PigzSettings pigzSettings(EncoderSpec spec) {
+        requireParams(spec, 3);
+        List<Integer> p = spec.params();
+        return new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0);
     }
 
     private static List<EncoderSpec> candidates() {

@@ -28,7 +28,10 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                      Skeleton skeleton) {
 
     static final byte[] MAGIC = {'L', 'F', 'R', 'C'};
-    public static final int VERSION = 1;
+    /** Version 2 added restart points; version 1 recipes read as members without any. */
+    public static final int VERSION = 2;
+    private static final int FIRST_VERSION = 1;
+    private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
     public static final int MAX_TRAILING_BYTES = 1 << 20;
     private static final int MAX_HEADER = 1 << 20;
@@ -80,6 +83,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                 writeEncoder(out, member.encoder());
                 Varints.write(out, member.uncompressedSize());
                 out.write(member.trailer());
+                writeRestartPoints(out, member.restartPoints());
             }
             writeBytes(out, trailingBytes);
         }
@@ -96,7 +100,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
         return out.toByteArray();
     }
 
-    /** Reads a recipe; fails with a message naming the problem if the bytes are not a version-1 recipe. */
+    /** Reads a recipe; fails with a message naming the problem if the bytes are not a recipe of a version this build reads. */
     public static Recipe read(InputStream input) throws IOException {
         DataInputStream in = new DataInputStream(input);
         try {
@@ -106,8 +110,9 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                 throw new IOException("not a Layerfold recipe (magic " + HEX.formatHex(magic) + ")");
             }
             int version = in.readUnsignedByte();
-            if (version != VERSION) {
-                throw new IOException("recipe version " + version + " is not supported (this build reads version " + VERSION + ")");
+            if (version < FIRST_VERSION || version > VERSION) {
+                throw new IOException("recipe version " + version + " is not supported (this build reads versions " + FIRST_VERSION + " to "
+                        + VERSION + ")");
             }
             byte[] sha = new byte[32];
             in.readFully(sha);
@@ -130,7 +135,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                     long uncompressed = Varints.read(in);
                     byte[] trailer = new byte[GzipMember.TRAILER_SIZE];
                     in.readFully(trailer);
-                    members.add(new GzipMember(header, encoder, uncompressed, trailer));
+                    List<RestartPoint> points = version >= 2 ? readRestartPoints(in) : List.of();
+                    members.add(new GzipMember(header, encoder, uncompressed, trailer, points));
                 }
                 trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
             }
@@ -161,6 +167,42 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
             params.add(Math.toIntExact(Varints.readSigned(in)));
         }
         return new EncoderSpec(family, level, params);
+    }
+
+    /** Offsets as deltas from the previous point, which keeps them to a few bytes each. */
+    private static void writeRestartPoints(OutputStream out, List<RestartPoint> points) throws IOException {
+        Varints.write(out, points.size());
+        RestartPoint previous = null;
+        for (RestartPoint point : points) {
+            Varints.write(out, point.inputOffset() - (previous == null ? 0 : previous.inputOffset()));
+            Varints.write(out, point.outputBitOffset() - (previous == null ? 0 : previous.outputBitOffset()));
+            Varints.write(out, point.state().size());
+            for (int value : point.state()) {
+                Varints.writeSigned(out, value);
+            }
+            out.write(point.segmentSha256());
+            previous = point;
+        }
+    }
+
+    private static List<RestartPoint> readRestartPoints(DataInputStream in) throws IOException {
+        int count = Varints.readInt(in, MAX_RESTART_POINTS, "restart point count");
+        List<RestartPoint> points = new ArrayList<>();
+        long input = 0;
+        long output = 0;
+        for (int i = 0; i < count; i++) {
+            input = Math.addExact(input, Varints.read(in));
+            output = Math.addExact(output, Varints.read(in));
+            int values = Varints.readInt(in, RestartPoint.MAX_STATE_VALUES, "restart state count");
+            List<Integer> state = new ArrayList<>(values);
+            for (int v = 0; v < values; v++) {
+                state.add(Math.toIntExact(Varints.readSigned(in)));
+            }
+            byte[] sha = new byte[32];
+            in.readFully(sha);
+            points.add(new RestartPoint(input, output, state, sha));
+        }
+        return points;
     }
 
     private static void writeBytes(OutputStream out, byte[] bytes) throws IOException {

@@ -74,9 +74,9 @@ class RecipeTest {
     @Example
     void readingAFutureVersionSaysSo() {
         byte[] bytes = minimalRecipe().toBytes();
-        bytes[4] = 2;
+        bytes[4] = 3;
         assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(bytes)))
-                .isInstanceOf(IOException.class).hasMessageContaining("version 2 is not supported");
+                .isInstanceOf(IOException.class).hasMessageContaining("version 3 is not supported");
     }
 
     @Example
@@ -117,6 +117,65 @@ class RecipeTest {
         Varints.write(out, claimed);
         out.write(actual);
         return out.toByteArray();
+    }
+
+    @Example
+    void aVersionOneRecipeReadsAsMembersWithoutRestartPoints() throws IOException {
+        Recipe recipe = gzipRecipeWithPoints();
+        GzipMember member = recipe.members().getFirst();
+        ByteArrayOutputStream v1 = new ByteArrayOutputStream();
+        v1.write(Recipe.MAGIC);
+        v1.write(1);
+        v1.write(new byte[32]);
+        Varints.write(v1, recipe.blobSize());
+        v1.write(1); // gzip
+        Varints.write(v1, recipe.skeleton().tarSize());
+        Varints.write(v1, 0);
+        Varints.write(v1, 0);
+        Varints.write(v1, 1); // one member
+        Varints.write(v1, member.header().length);
+        v1.write(member.header());
+        Varints.write(v1, 4);
+        v1.write("pigz".getBytes());
+        Varints.writeSigned(v1, 9);
+        Varints.write(v1, 3);
+        for (int p : member.encoder().params()) {
+            Varints.writeSigned(v1, p);
+        }
+        Varints.write(v1, member.uncompressedSize());
+        v1.write(member.trailer());
+        Varints.write(v1, 0); // trailing bytes
+        Varints.write(v1, recipe.skeleton().compressedOps().length);
+        v1.write(recipe.skeleton().compressedOps());
+
+        Recipe read = Recipe.read(new ByteArrayInputStream(v1.toByteArray()));
+
+        assertThat(read.members().getFirst()).isEqualTo(member.withRestartPoints(List.of()));
+    }
+
+    @Example
+    void restartPointsSurviveWriteAndRead() throws IOException {
+        Recipe recipe = gzipRecipeWithPoints();
+        assertThat(Recipe.read(new ByteArrayInputStream(recipe.toBytes()))).isEqualTo(recipe);
+    }
+
+    @Example
+    void restartPointsOutOfOrderAreRefusedAsDamage() {
+        GzipMember member = gzipRecipeWithPoints().members().getFirst();
+        List<RestartPoint> points = List.of(member.restartPoints().get(0), member.restartPoints().get(2), member.restartPoints().get(1));
+        assertThatThrownBy(() -> member.withRestartPoints(points)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("after point");
+    }
+
+    private static Recipe gzipRecipeWithPoints() {
+        SkeletonWriter writer = new SkeletonWriter();
+        writer.inline(new byte[3 << 20], 0, 3 << 20);
+        Skeleton skeleton = writer.finish();
+        byte[] sha = new byte[32];
+        List<RestartPoint> points = List.of(new RestartPoint(0, 0, List.of(), sha), new RestartPoint(1 << 20, 8 * 4000L, List.of(), sha),
+                new RestartPoint(2 << 20, 8 * 8100L, List.of(), sha));
+        GzipMember member = new GzipMember(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 2, 3}, EncoderSpec.of("pigz", 9, 131072, 0, 0),
+                3 << 20, new byte[8], points);
+        return new Recipe("00".repeat(32), 12000, LayerFormat.GZIP, List.of(member), new byte[0], skeleton);
     }
 
     private static long allocatedByThisThread() {

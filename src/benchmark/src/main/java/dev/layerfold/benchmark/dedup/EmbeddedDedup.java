@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.DedupLimits;
@@ -51,22 +52,32 @@ final class EmbeddedDedup implements AutoCloseable {
     private final LayerRestorer restorer;
 
     private EmbeddedDedup(Path dir) throws IOException {
+        this(dir, Runtime.getRuntime().availableProcessors());
+    }
+
+    private EmbeddedDedup(Path dir, int restoreThreads) throws IOException {
         this.dir = dir;
         this.blobs = new FilesystemBlobStore(dir.resolve("data"));
         this.metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
         DedupSettings settings = new DedupSettings(dir.resolve("scratch"), 3, 64L << 20, Duration.ofMinutes(15), DedupLimits.DEFAULT);
         this.deduplicator = new LayerDeduplicator(blobs, index(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings, IntactCopyPolicy.NO_COPIES);
         this.storedFiles = new StoredFiles(blobs);
-        this.encoders = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
-                Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
+        this.encoders = Executors.newFixedThreadPool(restoreThreads, Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
         this.fetchers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().name("restore-fetch-", 0).factory());
-        this.restorer = new LayerRestorer(blobs, index(), rebuilder, encoders, fetchers, dir.resolve("restore-spool"),
+        // Configured as the server configures it: segments of layers with restart points on the restore pool.
+        LayerRebuilder restoring = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, restoreThreads));
+        this.restorer = new LayerRestorer(blobs, index(), restoring, encoders, fetchers, dir.resolve("restore-spool"),
                 new SimpleMeterRegistry());
     }
 
     /** A fresh, empty backend in a new directory below {@code work}. */
     static EmbeddedDedup create(Path work) throws IOException {
         return new EmbeddedDedup(Files.createTempDirectory(work, "embedded-"));
+    }
+
+    /** The same, restoring on {@code restoreThreads} threads. */
+    static EmbeddedDedup create(Path work, int restoreThreads) throws IOException {
+        return new EmbeddedDedup(Files.createTempDirectory(work, "embedded-"), restoreThreads);
     }
 
     DedupIndex index() {
@@ -108,9 +119,26 @@ final class EmbeddedDedup implements AutoCloseable {
         rebuilder.rebuild(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
     }
 
+    /**
+     * As {@link #rebuildFromStore}, but the way the pipeline's proof now runs: members with restart
+     * points encoded in pieces from rebuilt states, finding the points; returns how many it found.
+     */
+    int proveFromStore(Digest layer) throws IOException {
+        LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
+        LayerRecord record = storedFiles.record(state.record());
+        return rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream())
+                .members().stream().mapToInt(m -> m.restartPoints().size()).sum();
+    }
+
     /** Opens the whole rebuilt layer. */
     InputStream restore(Digest layer) throws IOException {
         return restorer.open(layer, 0, -1).orElseThrow(() -> new IllegalStateException(layer + " is not deduplicated"));
+    }
+
+    /** Opens the layer from {@code offset} to its end as a resumed pull does (from the restart point before it). */
+    InputStream resume(Digest layer, long offset) throws IOException {
+        return restorer.openFromRestartPoint(layer, offset, -1)
+                .orElseThrow(() -> new IllegalStateException(layer + " has no restart point before " + offset));
     }
 
     /** Every file the blob store holds (packs, layer records, intact blobs). */

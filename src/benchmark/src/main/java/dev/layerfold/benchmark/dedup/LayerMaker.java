@@ -54,7 +54,8 @@ final class LayerMaker {
             switch (producer) {
                 case GO_6, GO_1 -> run(build, layergen.toString(), "-level", producer == Producer.GO_6 ? "6" : "1", "-o", blob.toString(),
                         root.toString());
-                case PIGZ_9 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -9 > layer.tar.gz");
+                case PIGZ_9, PIGZ_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -"
+                        + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -11,6 +11,8 @@ enum Producer {
     GO_1("go-1", "crane (Go gzip -1)"),
     /** Debian's official images (debuerreotype): GNU tar through {@code pigz -9}. */
     PIGZ_9("pigz-9", "Debian (pigz -9)"),
+    /** pigz's default level, {@code pigz -6}. */
+    PIGZ_6("pigz-6", "pigz default (pigz -6)"),
     /** Jib and other Java tools: GNU tar here, through {@code java.util.zip.GZIPOutputStream} (zlib -6). */
     JDK_ZLIB_6("jdk-6", "Jib (JDK zlib -6)");
 

@@ -101,22 +101,28 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
         report.value(SUITE, name + " cold, times intact's", "x", coldSlower);
     }
 
-    private interface Open {
+    interface Open {
         InputStream open() throws IOException;
     }
 
     /** Opens and reads the whole layer; fails unless every byte came. */
-    private static double timeMillis(Open open, ProducedLayer layer) throws IOException {
+    static double timeMillis(Open open, ProducedLayer layer) throws IOException {
+        return timeMillis(open, layer, layer.blob().length);
+    }
+
+    /** Opens and reads a stream to its end; fails unless {@code expected} bytes came. */
+    static double timeMillis(Open open, ProducedLayer layer, long expected) throws IOException {
+        byte[] buffer = new byte[BUFFER.length];
         long start = System.nanoTime();
         long read = 0;
         try (InputStream in = open.open()) {
-            for (int n = in.read(BUFFER); n >= 0; n = in.read(BUFFER)) {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
                 read += n;
             }
         }
         double millis = (System.nanoTime() - start) / 1e6;
-        if (read != layer.blob().length) {
-            throw new IllegalStateException(layer + ": read " + read + " bytes of " + layer.blob().length);
+        if (read != expected) {
+            throw new IllegalStateException(layer + ": read " + read + " bytes of " + expected);
         }
         return millis;
     }

@@ -47,6 +47,23 @@ public final class PgzipEncoder implements DeflateEncoder {
         return new PgzipEncoder(Objects.requireNonNull(sink, "sink"), level, blockSize);
     }
 
+    /**
+     * pgzip from the block boundary that follows {@code history} (the input before it, whole blocks;
+     * only its last 16 KiB matter): every block is compressed on its own from that tail, so this
+     * writes what the whole run writes from there on.
+     */
+    public static PgzipEncoder resume(OutputStream sink, int level, int blockSize, byte[] history, int offset, int length) {
+        PgzipEncoder encoder = create(sink, level, blockSize);
+        if (length > 0) {
+            if (length < TAIL_SIZE) {
+                throw new IllegalArgumentException("a pgzip block boundary follows at least one whole block of over " + TAIL_SIZE + " bytes");
+            }
+            System.arraycopy(history, offset + length - TAIL_SIZE, encoder.tail, 0, TAIL_SIZE);
+            encoder.tailLength = TAIL_SIZE;
+        }
+        return encoder;
+    }
+
     /** klauspost/compress's default level is 5 (Go's is 6); the others are Go 1.27's. */
     static int flateLevel(int level) {
         return level == -1 ? 5 : level;

@@ -58,6 +58,32 @@ public final class PigzEncoder implements DeflateEncoder {
         return new PigzEncoder(Objects.requireNonNull(sink, "sink"), Objects.requireNonNull(settings, "settings"));
     }
 
+    /**
+     * pigz from the block boundary that follows {@code history} (the input before it; only its last
+     * 32 KiB matter): the stream a one-thread-at-a-time pigz run writes from there on, as long as no
+     * stale window bytes of the previous block reach the output (see the class comment). Only the
+     * several-threads code path starts every block afresh; a single-thread run is one zlib stream.
+     */
+    public static PigzEncoder resume(OutputStream sink, PigzSettings settings, byte[] history, int offset, int length) {
+        if (settings.singleThread()) {
+            throw new IllegalArgumentException("pigz -p 1 writes one zlib stream: it cannot be resumed at a block");
+        }
+        PigzEncoder encoder = create(sink, settings);
+        encoder.firstBlock = false;
+        if (!settings.independent()) {
+            encoder.dictionaryLength = Math.min(length, encoder.dictionary.length);
+            System.arraycopy(history, offset + length - encoder.dictionaryLength, encoder.dictionary, 0, encoder.dictionaryLength);
+        }
+        return encoder;
+    }
+
+    /** Ends the block under way as a block that is not the last: the input stops at a block boundary. */
+    public void endBlock() throws IOException {
+        if (blockLength > 0) {
+            compressBlock(false);
+        }
+    }
+
     @Override
     public void write(byte[] data, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, data.length);

@@ -1,0 +1,306 @@
+package dev.layerfold.dedup.codec;
+
+import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.RestartPoint;
+import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.restart.SegmentEncoder;
+import dev.layerfold.dedup.codec.restart.SegmentPool;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AfterContainer;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Restart points: every point the split records reproduces its segment exactly from a state rebuilt
+ * from the input before it, a parallel restore and a restore from any point give the original bytes,
+ * and damaged points are caught, never served.
+ */
+class RestartPointPropertyTest {
+
+    private static final long SPACING = 64 * 1024;
+    private static final ExecutorService THREADS = Executors.newFixedThreadPool(2);
+    private static final SegmentPool POOL = new SegmentPool(THREADS, 2);
+    private static final LayerRebuilder PARALLEL = new LayerRebuilder(StandardEncoders.factory(), POOL);
+
+    @AfterContainer
+    static void stopThreads() {
+        THREADS.shutdownNow();
+    }
+
+    @Property(tries = 40)
+    void everyRecordedPointReproducesItsSegmentAndParallelRestoresAreExact(@ForAll("tars") byte[] tar, @ForAll("restartable") EncoderSpec spec)
+            throws IOException {
+        assertRestartsExact(layer(tar, spec), spec);
+    }
+
+    @Test
+    void realFilesThroughPgzipAtItsDefaults() throws IOException {
+        byte[] tar = tarOfRealFiles(3_500_000);
+        for (int level : new int[] {-1, 1, 9}) {
+            EncoderSpec pgzip = EncoderSpec.of(StandardEncoders.PGZIP, level, 1 << 20);
+            assertRestartsExact(layer(tar, pgzip), pgzip);
+        }
+    }
+
+    @Test
+    void realFilesAtEveryPigzLevel() throws IOException {
+        byte[] tar = tarOfRealFiles(1_500_000);
+        for (int level = 1; level <= 9; level++) {
+            EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, level, 128 * 1024, 0, 0);
+            assertRestartsExact(layer(tar, pigz), pigz);
+        }
+    }
+
+    /** Real pigz (-6 and -9, 128 KiB blocks) over a GNU tar of system files, identified as the pipeline does. */
+    @Test
+    void realPigzLayersGetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        for (int level : new int[] {6, 9}) {
+            Tools.sh(dir, "pigz -" + level + " -c layer.tar > layer.tgz");
+            byte[] blob = Files.readAllBytes(dir.resolve("layer.tgz"));
+            MemoryFileStore store = new MemoryFileStore();
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), store).recipe();
+            EncoderSpec pigz = split.members().getFirst().encoder();
+            assertThat(pigz.label()).isEqualTo("pigz-" + level + "/131072/0/0");
+            assertRestartsExact(blob, pigz);
+        }
+    }
+
+    @Test
+    void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
+        byte[] tar = tarOfRealFiles(600_000);
+        EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
+        byte[] blob = layer(tar, pigz);
+        MemoryFileStore store = new MemoryFileStore();
+        Recipe recipe = splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe();
+        assertThat(recipe.members().getFirst().restartPoints()).isEmpty();
+        assertThat(rebuild(PARALLEL, recipe, store)).isEqualTo(blob);
+    }
+
+    @Test
+    void aWrongBitOffsetIsCaught() throws IOException {
+        assertDamageCaught(p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
+    }
+
+    @Test
+    void aWrongStateValueIsCaught() throws IOException {
+        assertDamageCaught(p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
+    }
+
+    @Test
+    void aWrongInputOffsetIsCaught() throws IOException {
+        assertDamageCaught(p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
+    }
+
+    @Test
+    void aWrongSegmentDigestIsCaught() throws IOException {
+        assertDamageCaught(p -> {
+            byte[] sha = p.segmentSha256();
+            sha[0] ^= 1;
+            return new RestartPoint(p.inputOffset(), p.outputBitOffset(), p.state(), sha);
+        });
+    }
+
+    /** Damages the second point: a full parallel restore and every restore from a point fail or give the original, never other bytes. */
+    private static void assertDamageCaught(UnaryOperator<RestartPoint> damage) throws IOException {
+        byte[] tar = tarOfRealFiles(600_000);
+        EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
+        byte[] blob = layer(tar, pigz);
+        MemoryFileStore store = new MemoryFileStore();
+        Recipe recipe = withPoints(splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
+        GzipMember member = recipe.members().getFirst();
+        List<RestartPoint> points = new ArrayList<>(member.restartPoints());
+        assertThat(points).hasSizeGreaterThan(3);
+        points.set(2, damage.apply(points.get(2)));
+        Recipe damaged = new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), List.of(member.withRestartPoints(points)),
+                recipe.trailingBytes(), recipe.skeleton());
+        Recipe reread = Recipe.read(new ByteArrayInputStream(damaged.toBytes()));
+        assertThatThrownBy(() -> rebuild(PARALLEL, reread, store)).isInstanceOf(LayerRebuildException.class);
+        for (long offset = 0; offset < blob.length; offset += 997) {
+            var resume = PARALLEL.resumePoint(reread, offset);
+            if (resume.isEmpty()) {
+                continue;
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try {
+                PARALLEL.rebuildFrom(reread, store, resume.get(), out);
+            } catch (LayerRebuildException expected) {
+                continue;
+            }
+            // What a restore from an undamaged point serves is the original's tail.
+            assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(blob, (int) resume.get().blobOffset(), blob.length));
+            assertThat(resume.get().point()).isNotEqualTo(2);
+        }
+    }
+
+    private static void assertRestartsExact(byte[] blob, EncoderSpec pigz) throws IOException {
+        MemoryFileStore store = new MemoryFileStore();
+        Recipe split = splitter(pigz).split(new ByteArrayInputStream(blob), store).recipe();
+        Recipe recipe = Recipe.read(new ByteArrayInputStream(withPoints(split, store, blob).toBytes()));
+        GzipMember member = recipe.members().getFirst();
+        long tarSize = member.uncompressedSize();
+        if (tarSize > RestartableEncoders.spacing(pigz, SPACING).orElseThrow()) {
+            assertThat(member.restartPoints()).as("points of %s over %d bytes", pigz, tarSize).hasSizeGreaterThan(1);
+        }
+        byte[] tar = inflate(recipe, store);
+        byte[] deflate = Arrays.copyOfRange(blob, member.header().length, blob.length - GzipMember.TRAILER_SIZE);
+        List<RestartPoint> points = member.restartPoints();
+        for (int i = 0; i < points.size(); i++) {
+            RestartPoint point = points.get(i);
+            boolean last = i + 1 == points.size();
+            long end = last ? tarSize : points.get(i + 1).inputOffset();
+            int outEnd = last ? deflate.length : (int) points.get(i + 1).outputByteOffset();
+            ByteArrayOutputStream segment = new ByteArrayOutputStream();
+            SegmentEncoder encoder = RestartableEncoders.open(pigz, point, tar, 0, (int) point.inputOffset(), segment);
+            encoder.write(tar, (int) point.inputOffset(), (int) (end - point.inputOffset()));
+            if (last) {
+                encoder.finish();
+            } else {
+                encoder.endAtRestartPoint();
+            }
+            assertThat(segment.toByteArray()).as("segment %d of %s", i, pigz)
+                    .isEqualTo(Arrays.copyOfRange(deflate, (int) point.outputByteOffset(), outEnd));
+        }
+        assertThat(rebuild(PARALLEL, recipe, store)).isEqualTo(blob);
+        assertThat(rebuild(new LayerRebuilder(StandardEncoders.factory()), recipe, store)).isEqualTo(blob);
+        for (long offset : new long[] {0, blob.length / 3, blob.length / 2, blob.length - 1}) {
+            var resume = PARALLEL.resumePoint(recipe, offset);
+            if (resume.isPresent()) {
+                assertThat(resume.get().blobOffset()).isLessThanOrEqualTo(offset);
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                PARALLEL.rebuildFrom(recipe, store, resume.get(), out);
+                assertThat(out.toByteArray()).isEqualTo(Arrays.copyOfRange(blob, (int) resume.get().blobOffset(), blob.length));
+            }
+        }
+    }
+
+    /** The proof's rebuild, which finds the points; they are verified because it gave the original bytes. */
+    private static Recipe withPoints(Recipe recipe, MemoryFileStore store, byte[] blob) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Recipe proven = new LayerRebuilder(StandardEncoders.factory()).rebuildFindingRestartPoints(recipe, store, out, SPACING);
+        assertThat(out.toByteArray()).isEqualTo(blob);
+        return proven;
+    }
+
+    private static LayerSplitter splitter(EncoderSpec spec) {
+        return new LayerSplitter(new EncoderIdentifier(List.of(spec), StandardEncoders.factory(), EncoderIdentifier.DEFAULT_BUDGET));
+    }
+
+    private static byte[] rebuild(LayerRebuilder rebuilder, Recipe recipe, MemoryFileStore store) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        rebuilder.rebuild(recipe, store, out);
+        return out.toByteArray();
+    }
+
+    /** The member's input, as a plain tar rebuild of the same skeleton gives it. */
+    private static byte[] inflate(Recipe recipe, MemoryFileStore store) throws IOException {
+        try (var in = new java.util.zip.GZIPInputStream(new ByteArrayInputStream(rebuild(new LayerRebuilder(StandardEncoders.factory()), recipe, store)))) {
+            return in.readAllBytes();
+        }
+    }
+
+    static byte[] layer(byte[] tar, EncoderSpec spec) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 2, 3});
+        var encoder = StandardEncoders.factory().create(spec, out);
+        encoder.write(tar, 0, tar.length);
+        encoder.finish();
+        CRC32 crc = new CRC32();
+        crc.update(tar);
+        for (long v : new long[] {crc.getValue(), tar.length}) {
+            for (int i = 0; i < 4; i++) {
+                out.write((int) (v >>> (8 * i)));
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** A tar of this module's own sources (real text files), cycled to about {@code size} bytes. */
+    static byte[] tarOfRealFiles(int size) throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(Path.of("src/main/java"))) {
+            files = walk.filter(Files::isRegularFile).sorted().toList();
+        }
+        TarBlocks tar = new TarBlocks();
+        int total = 0;
+        for (int round = 0; total < size; round++) {
+            for (Path file : files) {
+                byte[] body = Files.readAllBytes(file);
+                tar.header(round + "/" + file, '0', body.length, false).data(body, (byte) 0);
+                total += body.length + 512;
+                if (total >= size) {
+                    break;
+                }
+            }
+        }
+        return tar.raw(new byte[1024]).bytes();
+    }
+
+    @Provide
+    Arbitrary<EncoderSpec> restartable() {
+        Arbitrary<EncoderSpec> pigz = Arbitraries.integers().between(1, 9).flatMap(level -> Arbitraries.of(32 * 1024, 64 * 1024, 128 * 1024)
+                .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
+        Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+                .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
+        return Arbitraries.oneOf(pigz, pgzip);
+    }
+
+    @Provide
+    Arbitrary<byte[]> tars() {
+        return Arbitraries.integers().between(1, 1 << 30).flatMap(seed -> Arbitraries.integers().between(20_000, 700_000)
+                .map(size -> mixedTar(new Random(seed), size)));
+    }
+
+    /** Random files: some incompressible, some of few distinct bytes, some repeating earlier ones (matches across points). */
+    private static byte[] mixedTar(Random random, int size) {
+        TarBlocks tar = new TarBlocks();
+        List<byte[]> bodies = new ArrayList<>();
+        int total = 0;
+        while (total < size) {
+            byte[] body;
+            int kind = random.nextInt(3);
+            if (kind == 2 && !bodies.isEmpty()) {
+                body = bodies.get(random.nextInt(bodies.size()));
+            } else {
+                body = new byte[random.nextInt(60_000)];
+                if (kind == 0) {
+                    random.nextBytes(body);
+                } else {
+                    for (int i = 0; i < body.length; i++) {
+                        body[i] = (byte) ('a' + random.nextInt(1 + random.nextInt(20)));
+                    }
+                }
+                bodies.add(body);
+            }
+            tar.header("f" + total, '0', body.length, false).data(body, (byte) 0);
+            total += body.length + 512;
+        }
+        return tar.raw(new byte[1024]).bytes();
+    }
+}

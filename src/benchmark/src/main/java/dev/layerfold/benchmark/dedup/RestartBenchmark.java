@@ -1,0 +1,100 @@
+package dev.layerfold.benchmark.dedup;
+
+import dev.layerfold.benchmark.Benchmark;
+import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
+import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Restart points (issue 14): a deduplicated layer's restore on one thread against two (the speed-up),
+ * against serving it intact, a {@code Range} request for its last MB against a whole restore, and what
+ * finding and verifying the points (the proof encoding in pieces) adds to the dedup worker's CPU. Layers of this machine's system
+ * files through the real {@code pigz -6} (pigz is the family with restart points so far), wall time in
+ * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale}.
+ */
+public final class RestartBenchmark implements Benchmark {
+
+    private static final String SUITE = "restart";
+    private static final double SCALE = Double.parseDouble(System.getProperty("layerfold.benchmark.restart.scale", "1"));
+    private static final int ROUNDS = Integer.getInteger("layerfold.benchmark.restart.rounds", 3);
+    private static final long LAST_MB = 1 << 20;
+
+    @Override
+    public String name() {
+        return SUITE;
+    }
+
+    @Override
+    public void run(BenchmarkReport report) throws Exception {
+        Path work = Files.createTempDirectory("layerfold-restart-benchmark-");
+        try {
+            LayerMaker maker = LayerMaker.in(work);
+            for (long size : new long[] {scaled(32L << 20), scaled(100L << 20)}) {
+                List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
+                ProducedLayer layer = maker.make(Producer.PIGZ_6.label, files, Instant.parse("2026-02-01T00:00:00Z"), Producer.PIGZ_6);
+                System.out.println(SUITE + ", " + layer);
+                measure(work, layer, report);
+            }
+        } finally {
+            WorkDirectory.deleteRecursively(work);
+        }
+    }
+
+    private static void measure(Path work, ProducedLayer layer, BenchmarkReport report) throws Exception {
+        String name = String.format("%.0f MB %s", layer.tarMegabytes(), layer.producer().label);
+        double[] dedupCpu = new double[ROUNDS];
+        double[] withoutPoints = new double[ROUNDS];
+        double[] oneThread = new double[ROUNDS];
+        double[] twoThreads = new double[ROUNDS];
+        double[] intact = new double[ROUNDS];
+        double[] lastMb = new double[ROUNDS];
+        double[] speedUp = new double[ROUNDS];
+        double[] timesIntact = new double[ROUNDS];
+        System.out.printf("%-10s %s: load average %.1f before the rounds%n", SUITE, name,
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        for (int round = 0; round < ROUNDS; round++) {
+            try (EmbeddedDedup one = EmbeddedDedup.create(work, 1); EmbeddedDedup two = EmbeddedDedup.create(work, 2);
+                 EmbeddedDedup kept = EmbeddedDedup.create(work)) {
+                one.push(layer);
+                long cpu = CpuClock.nanos();
+                one.deduplicate(layer);
+                dedupCpu[round] = (CpuClock.nanos() - cpu) / 1e6;
+                // What the proof's pieces cost: the proof as it runs now, less the same proof in one piece.
+                cpu = CpuClock.nanos();
+                int points = one.proveFromStore(layer.digest());
+                long pieces = CpuClock.nanos() - cpu;
+                cpu = CpuClock.nanos();
+                one.rebuildFromStore(layer.digest());
+                withoutPoints[round] = dedupCpu[round] - (pieces - (CpuClock.nanos() - cpu)) / 1e6;
+                if (round == 0) {
+                    System.out.printf("%-10s %s: %d restart points%n", SUITE, name, points);
+                }
+                two.push(layer);
+                two.deduplicate(layer);
+                kept.push(layer);
+                RestoreTime.timeMillis(() -> two.restore(layer.digest()), layer); // warms the page cache and the JIT
+                oneThread[round] = RestoreTime.timeMillis(() -> one.restore(layer.digest()), layer);
+                twoThreads[round] = RestoreTime.timeMillis(() -> two.restore(layer.digest()), layer);
+                intact[round] = RestoreTime.timeMillis(() -> kept.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
+                long from = layer.blob().length - LAST_MB;
+                lastMb[round] = RestoreTime.timeMillis(() -> two.resume(layer.digest(), from), layer, LAST_MB);
+                speedUp[round] = oneThread[round] / twoThreads[round];
+                timesIntact[round] = twoThreads[round] / intact[round];
+            }
+        }
+        report.compare(SUITE, name + " restore, 2 threads vs 1", "ms", twoThreads, oneThread, "1 thread", false);
+        report.value(SUITE, name + " restore speed-up, 2 threads", "x", speedUp);
+        report.compare(SUITE, name + " restore (2 threads) vs intact", "ms", twoThreads, intact, "intact", false);
+        report.value(SUITE, name + " restore (2 threads), times intact's", "x", timesIntact);
+        report.compare(SUITE, name + " Range last MB vs whole restore", "ms", lastMb, twoThreads, "whole restore (2 threads)", false);
+        report.compare(SUITE, name + " dedup CPU, with points vs without", "cpu-ms", dedupCpu, withoutPoints, "without points", false);
+    }
+
+    private static long scaled(long bytes) {
+        return Math.max(8L << 20, (long) (bytes * SCALE));
+    }
+}
