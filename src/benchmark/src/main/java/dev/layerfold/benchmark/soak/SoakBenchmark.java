@@ -1,19 +1,17 @@
 package dev.layerfold.benchmark.soak;
 
-import com.sun.management.UnixOperatingSystemMXBean;
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.e2e.blob.BlobClient;
 import dev.layerfold.e2e.blob.GeneratedContent;
 import dev.layerfold.e2e.blob.Sha256;
+import dev.layerfold.e2e.load.FileDescriptors;
 import dev.layerfold.e2e.load.LargeManifest;
 import dev.layerfold.e2e.load.SlowReaders;
 import dev.layerfold.e2e.load.SlowWriters;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -52,7 +50,7 @@ public final class SoakBenchmark implements Benchmark {
 
     @Override
     public void run(BenchmarkReport report) throws Exception {
-        requireFileDescriptors(SLOW_READERS + SLOW_WRITERS + 100);
+        FileDescriptors.require(SLOW_READERS + SLOW_WRITERS + 100, "the soak benchmark");
         Path work = Files.createTempDirectory("layerfold-soak-benchmark-");
         try (RegistryProcess registry = LayerfoldProcess.start(HEAP, work.resolve("data"), work.resolve("logs"));
              BlobClient blobs = new BlobClient(registry.baseUri());
@@ -126,15 +124,6 @@ public final class SoakBenchmark implements Benchmark {
         String digest = Sha256.of(new GeneratedContent(8, size));
         blobs.pushMonolithic(REPOSITORY, digest, size, new GeneratedContent(8, size));
         return digest;
-    }
-
-    /** Fails early, naming the fix, rather than with a "Too many open files" halfway. */
-    private static void requireFileDescriptors(long needed) {
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof UnixOperatingSystemMXBean unix && unix.getMaxFileDescriptorCount() < needed) {
-            throw new IllegalStateException("the soak benchmark holds " + needed + " connections, but this process may"
-                    + " open only " + unix.getMaxFileDescriptorCount() + " files; raise the limit (ulimit -n 8192)");
-        }
     }
 
     private static double[] toArray(List<Double> values) {

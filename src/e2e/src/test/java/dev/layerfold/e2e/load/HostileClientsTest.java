@@ -2,13 +2,11 @@ package dev.layerfold.e2e.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.management.UnixOperatingSystemMXBean;
 import dev.layerfold.e2e.blob.BlobClient;
 import dev.layerfold.e2e.blob.GeneratedContent;
 import dev.layerfold.e2e.blob.Sha256;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -115,7 +113,7 @@ class HostileClientsTest {
      */
     @Test
     void fourThousandSlowClientsAtOnceFitInTheHeap() throws Exception {
-        requireFileDescriptors(4_200);
+        FileDescriptors.require(4_200, "this test");
         int each = 2_000;
         long size = 16 * 1024 * 1024; // more than loopback's socket buffers take, so each reader's response stays open
         String blob = Sha256.of(new GeneratedContent(13, size));
@@ -132,15 +130,6 @@ class HostileClientsTest {
             assertThat(writers.dropped()).as("slow writers the registry dropped").isZero();
         }
         assertThat(get("/v2/").statusCode()).as(registry.logTail()).isEqualTo(200);
-    }
-
-    /** Fails naming the fix, rather than with "Too many open files" halfway. */
-    private static void requireFileDescriptors(long needed) {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
-                && unix.getMaxFileDescriptorCount() < needed) {
-            throw new IllegalStateException("this test holds " + needed + " connections, but the test JVM may open only "
-                    + unix.getMaxFileDescriptorCount() + " files; raise the limit (ulimit -n 16384; .ci/run does)");
-        }
     }
 
     private int pushHonouringRetryAfter(String repository, String tag, byte[] manifest, Map<Integer, Integer> statuses)
