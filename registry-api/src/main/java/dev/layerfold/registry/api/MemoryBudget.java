@@ -19,10 +19,10 @@ import org.springframework.stereotype.Component;
  * ten seconds is answered 429 TOOMANYREQUESTS with {@code Retry-After}, which clients retry. So a burst
  * of large requests slows down instead of running the process out of memory.
  *
- * <p>A waiting request holds heap too, outside the budget: Tomcat's buffers of a request in progress and
- * its thread's stack ({@link #WAITER_HEAP}). So waiters are limited to as many as fit in half the budget
- * again; past that a request is answered 429 at once. Thousands of slow uploads against a small heap
- * then get 429s rather than each holding Tomcat's buffers while it waits, which ran a 256 MiB heap out.
+ * <p>A waiting request holds heap too, outside the budget: its thread's stack and its own objects
+ * ({@link #WAITER_HEAP}). So waiters are limited to as many as fit in half the budget again; past that a
+ * request is answered 429 at once. Tomcat's buffers of a request in progress are not in the budget: they
+ * are bounded by the number of connections, which is sized by the heap ({@code ConnectionBuffers}).
  */
 @Component
 public final class MemoryBudget {
@@ -31,11 +31,10 @@ public final class MemoryBudget {
     private static final int RETRY_AFTER_SECONDS = 2;
 
     /**
-     * What a request holds besides its data while it runs or waits: Tomcat's buffers of a request in
-     * progress (about 70 KiB in a class histogram of a registry holding 2,900 requests) and the stack
-     * of its (virtual) thread.
+     * What a request with a body holds besides its data and Tomcat's buffers while it runs or waits: the
+     * stack of its virtual thread (8 KiB in a class histogram of 2,000 slow uploads) and its objects.
      */
-    public static final long WAITER_HEAP = 96 * 1024;
+    public static final long WAITER_HEAP = 16 * 1024;
 
     private final Duration wait;
     private final long capacityKib;

@@ -2,9 +2,13 @@ package dev.layerfold.registry.api;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.PropertySource;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
@@ -18,9 +22,6 @@ import org.springframework.core.env.Environment;
 @PropertySource("classpath:dev/layerfold/registry/api/registry-api-defaults.properties")
 public class RegistryApiConfiguration {
 
-    /** Tomcat's NIO connector's default. */
-    private static final int DEFAULT_MAX_CONNECTIONS = 8192;
-
     /**
      * Lets {@code %2F} through to {@link RoutePath}, which refuses it in a repository name with
      * NAME_INVALID; Tomcat's own refusal is an HTML page clients cannot parse.
@@ -28,6 +29,39 @@ public class RegistryApiConfiguration {
     @Bean
     TomcatConnectorCustomizer passEncodedSlashesToTheRouter() {
         return connector -> connector.setEncodedSolidusHandling("passthrough");
+    }
+
+    /**
+     * Small buffers in each request in progress ({@link LeanHttp11NioProtocol}), and unless
+     * {@code server.tomcat.max-connections} is set, no more connections than the heap holds a request in
+     * progress on ({@link ConnectionBuffers#maxConnections}). Ordered last, so that this connector
+     * customizer runs after Spring Boot's, which sets its own default of 8,192.
+     */
+    @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE)
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> connectionsTheHeapHolds(Environment environment) {
+        return factory -> {
+            factory.setProtocol(LeanHttp11NioProtocol.class.getName());
+            if (!environment.containsProperty("server.tomcat.max-connections")) {
+                factory.addConnectorCustomizers(connector -> connector.setProperty("maxConnections",
+                        Integer.toString(maxConnections(environment))));
+            }
+        };
+    }
+
+    private static int maxConnections(Environment environment) {
+        return environment.getProperty("server.tomcat.max-connections", Integer.class,
+                ConnectionBuffers.maxConnections(Runtime.getRuntime().maxMemory()));
+    }
+
+    /**
+     * Tomcat keeps a buffer of {@code maxTrailerSize} (8 KiB) in every request in progress for the
+     * trailer of a chunked request body, which no registry client sends (and whose headers Tomcat
+     * drops unless allowed): 1 KiB still reads a short trailer rather than failing the push.
+     */
+    @Bean
+    TomcatConnectorCustomizer smallTrailerBuffer() {
+        return connector -> connector.setProperty("maxTrailerSize", "1024");
     }
 
     /**
@@ -43,13 +77,11 @@ public class RegistryApiConfiguration {
      * or not, and direct memory is capped (at the heap size by default): at 64 KiB, 3,600 connections
      * would fill 256 MiB, and the next one would fail to allocate. So the write buffer is as large as
      * lets the buffers of {@code server.tomcat.max-connections} connections fit in half of the direct
-     * memory: 64 KiB at a heap of 1 GiB, Tomcat's 8 KiB at 256 MiB.
+     * memory: 56 KiB at a heap of 1 GiB (8,192 connections), 24 KiB at 256 MiB (4,194).
      */
     @Bean
     TomcatConnectorCustomizer writeResponsesInLargePieces(Environment environment) {
-        int maxConnections = environment.getProperty("server.tomcat.max-connections", Integer.class,
-                DEFAULT_MAX_CONNECTIONS);
-        int writeBuffer = ConnectionBuffers.writeBufferSize(ConnectionBuffers.maxDirectMemory(), maxConnections);
+        int writeBuffer = ConnectionBuffers.writeBufferSize(ConnectionBuffers.maxDirectMemory(), maxConnections(environment));
         return connector -> {
             connector.setProperty("socket.appWriteBufSize", Integer.toString(writeBuffer));
             connector.setProperty("socket.directBuffer", "true");

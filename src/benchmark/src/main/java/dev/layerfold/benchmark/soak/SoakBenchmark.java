@@ -1,19 +1,17 @@
 package dev.layerfold.benchmark.soak;
 
-import com.sun.management.UnixOperatingSystemMXBean;
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.e2e.blob.BlobClient;
 import dev.layerfold.e2e.blob.GeneratedContent;
 import dev.layerfold.e2e.blob.Sha256;
+import dev.layerfold.e2e.load.FileDescriptors;
 import dev.layerfold.e2e.load.LargeManifest;
 import dev.layerfold.e2e.load.SlowReaders;
 import dev.layerfold.e2e.load.SlowWriters;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,22 +24,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Normal pulls on a registry held by hostile clients (issue 13): the packaged jar at a heap of 1 GiB,
- * 2,000 slow readers (a 4 MiB manifest and a 16 MiB blob requested through a 4 KiB receive buffer and
- * never read) and 2,000 slow writers (PATCH uploads sending one byte every 5 s) held open while small
+ * Normal pulls on a registry held by hostile clients (issue 13): the packaged jar at the issue's heap of
+ * 256 MiB, 2,000 slow readers (a 4 MiB manifest and a 16 MiB blob requested through a 4 KiB receive buffer
+ * and never read) and 2,000 slow writers (PATCH uploads sending one byte every 5 s) held open while small
  * blob GETs and manifest GETs measure their latency. The peer is the same registry idle, measured in the
  * same run before the hostile clients come and after they leave; the ratio is idle over held (1.0x is
  * no slowdown, 0.5x is twice as slow). Loopback only; needs about 4,100 file descriptors in this process
  * and as many in the registry's ({@code ulimit -n} 8192 is enough).
- *
- * <p>Not at 256 MiB: each request in progress holds about 70 KiB of Tomcat's own heap (its header, byte
- * and char buffers; a class histogram of a registry holding 2,900 of them showed 210 MB in them), so
- * 4,000 requests held at once need more than that heap, and the registry exits on OutOfMemoryError.
  */
 public final class SoakBenchmark implements Benchmark {
 
     private static final String SUITE = "soak";
-    private static final String HEAP = "1g";
+    private static final String HEAP = "256m";
     private static final int SLOW_READERS = 2_000;
     private static final int SLOW_WRITERS = 2_000;
     private static final int PULLS_PER_ROUND = 200;
@@ -56,7 +50,7 @@ public final class SoakBenchmark implements Benchmark {
 
     @Override
     public void run(BenchmarkReport report) throws Exception {
-        requireFileDescriptors(SLOW_READERS + SLOW_WRITERS + 100);
+        FileDescriptors.require(SLOW_READERS + SLOW_WRITERS + 100, "the soak benchmark");
         Path work = Files.createTempDirectory("layerfold-soak-benchmark-");
         try (RegistryProcess registry = LayerfoldProcess.start(HEAP, work.resolve("data"), work.resolve("logs"));
              BlobClient blobs = new BlobClient(registry.baseUri());
@@ -130,15 +124,6 @@ public final class SoakBenchmark implements Benchmark {
         String digest = Sha256.of(new GeneratedContent(8, size));
         blobs.pushMonolithic(REPOSITORY, digest, size, new GeneratedContent(8, size));
         return digest;
-    }
-
-    /** Fails early, naming the fix, rather than with a "Too many open files" halfway. */
-    private static void requireFileDescriptors(long needed) {
-        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-        if (os instanceof UnixOperatingSystemMXBean unix && unix.getMaxFileDescriptorCount() < needed) {
-            throw new IllegalStateException("the soak benchmark holds " + needed + " connections, but this process may"
-                    + " open only " + unix.getMaxFileDescriptorCount() + " files; raise the limit (ulimit -n 8192)");
-        }
     }
 
     private static double[] toArray(List<Double> values) {

@@ -3,6 +3,8 @@ package dev.layerfold.e2e.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.e2e.blob.BlobClient;
+import dev.layerfold.e2e.blob.GeneratedContent;
+import dev.layerfold.e2e.blob.Sha256;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.net.URI;
@@ -102,6 +104,32 @@ class HostileClientsTest {
             assertThat(putManifest("hostile/others", "latest", layer).statusCode()).isEqualTo(201);
             assertThat(slow.dropped()).as("slow writers the registry dropped").isZero();
         }
+    }
+
+    /**
+     * Issue 13's load in its own setting: 2,000 slow readers and 2,000 slow writers held at once by a
+     * registry of 256 MiB. With Tomcat's own buffer sizes each request in progress held 70 KB of heap, and
+     * the registry ran out of memory at about 2,700 of them.
+     */
+    @Test
+    void fourThousandSlowClientsAtOnceFitInTheHeap() throws Exception {
+        FileDescriptors.require(4_200, "this test");
+        int each = 2_000;
+        long size = 16 * 1024 * 1024; // more than loopback's socket buffers take, so each reader's response stays open
+        String blob = Sha256.of(new GeneratedContent(13, size));
+        blobs.pushMonolithic("hostile/many", blob, size, new GeneratedContent(13, size));
+        // Monolithic pushes whose bodies never arrive: no upload needs opening first, one SQLite commit each.
+        String neverSent = "/v2/hostile/many/blobs/uploads/?digest=sha256:" + "0".repeat(64);
+        try (SlowReaders readers = SlowReaders.open(registry.baseUri(), "/v2/hostile/many/blobs/" + blob, each);
+             SlowWriters writers = SlowWriters.open(registry.baseUri(), "POST", i -> neverSent, each, Duration.ofSeconds(1))) {
+            Map<Integer, Integer> statuses = readers.awaitStatuses(Duration.ofSeconds(60));
+
+            assertThat(registry.isAlive()).as(registry.logTail()).isTrue();
+            assertThat(statuses).as("status lines the slow readers got").isEqualTo(Map.of(200, each));
+            assertThat(blobs.pull("hostile/many", blob).digest()).isEqualTo(blob);
+            assertThat(writers.dropped()).as("slow writers the registry dropped").isZero();
+        }
+        assertThat(get("/v2/").statusCode()).as(registry.logTail()).isEqualTo(200);
     }
 
     private int pushHonouringRetryAfter(String repository, String tag, byte[] manifest, Map<Integer, Integer> statuses)
