@@ -111,6 +111,15 @@ final class SqliteSchema {
               digest TEXT PRIMARY KEY,
               size INTEGER NOT NULL
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_pack_dead (
+              digest TEXT PRIMARY KEY,
+              dead INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_pack_marks (
+              digest TEXT PRIMARY KEY,
+              retired_at_millis INTEGER,
+              condemned_at_millis INTEGER
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS layer_pulls (
               digest TEXT PRIMARY KEY,
               pulls REAL NOT NULL,

@@ -246,4 +246,84 @@ public abstract class DedupIndexContract {
         assertThat(totals.uniqueFiles()).isEqualTo(2);
         assertThat(totals.intactByReason()).isEqualTo(Map.of("not reproducible", 2L, "zstd", 1L));
     }
+
+    @Test
+    void forgottenFilesCountAsDeadBytesOfTheirPackWhichIsSparseOnceItsLiveShareFalls() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        Digest b = digest("b");
+        Digest c = digest("c");
+        store(index, a, b, c);
+        index.commitLayer(LAYER, deduplicated(), List.of(a));
+        long later = System.currentTimeMillis() + 60_000;
+
+        index.forgetUnreferenced(List.of(b), later);
+        assertThat(index.sparsePacks(0.5, 10)).as("two thirds still live").isEmpty();
+        index.forgetUnreferenced(List.of(c), later);
+
+        assertThat(sameIndex().sparsePacks(0.5, 10)).containsExactly(new PackUse(PACK, 30, 20));
+    }
+
+    @Test
+    void relocatingMovesTheFilesStillInTheOldPackAndRetiresIt() throws Exception {
+        DedupIndex index = newIndex();
+        Digest kept = digest("kept");
+        Digest gone = digest("gone");
+        Digest forgottenMeanwhile = digest("forgotten meanwhile");
+        store(index, gone, kept, forgottenMeanwhile);
+        index.commitLayer(LAYER, deduplicated(), List.of(kept));
+        long later = System.currentTimeMillis() + 60_000;
+        index.forgetUnreferenced(List.of(gone), later);
+        Digest rewritten = digest("rewritten pack");
+        Map<Digest, FileLocation> moved = new LinkedHashMap<>();
+        moved.put(kept, new FileLocation(rewritten, 0, 10, 20));
+        moved.put(forgottenMeanwhile, new FileLocation(rewritten, 10, 10, 20));
+        index.forgetUnreferenced(List.of(forgottenMeanwhile), later);
+
+        assertThat(index.relocate(PACK, Map.of(kept, 10L, forgottenMeanwhile, 20L), rewritten, 20, moved)).isTrue();
+
+        assertThat(sameIndex().file(kept)).contains(new FileLocation(rewritten, 0, 10, 20));
+        assertThat(sameIndex().file(forgottenMeanwhile)).as("forgotten before the switch: not brought back").isEmpty();
+        assertThat(index.totals().storedBytes()).as("the new pack instead of the old, and the record").isEqualTo(20 + 100);
+        assertThat(index.sparsePacks(0.6, 10)).as("the frame of the file forgotten meanwhile is dead in the new pack")
+                .containsExactly(new PackUse(rewritten, 20, 10));
+        assertThat(index.retiredPacks(later, 10)).containsExactly(PACK);
+        assertThat(index.retiredPacks(0, 10)).as("retired from now").isEmpty();
+        assertThat(index.relocate(PACK, Map.of(), digest("again"), 5, Map.of())).as("retired already").isFalse();
+    }
+
+    @Test
+    void aPackIsCondemnedOnlyWhenNotStoredAndWhileCondemnedItCannotBeStoredAgain() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+        assertThat(index.condemnPack(PACK)).as("stored").isFalse();
+        Digest orphan = digest("orphan pack");
+
+        assertThat(index.condemnPack(orphan)).isTrue();
+        assertThat(sameIndex().condemnPack(orphan)).as("marked already").isFalse();
+        Map<Digest, FileLocation> files = Map.of(digest("b"), new FileLocation(orphan, 0, 10, 20));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sameIndex().packStored(orphan, 10, files))
+                .isInstanceOf(PackCondemnedException.class);
+        assertThat(index.file(digest("b"))).isEmpty();
+
+        index.buryPack(orphan);
+        index.packStored(orphan, 10, files);
+        assertThat(index.file(digest("b"))).isPresent();
+    }
+
+    @Test
+    void aRetiredPackStoredAgainIsNoLongerRetired() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+        index.commitLayer(LAYER, deduplicated(), List.of(a));
+        Digest rewritten = digest("rewritten pack");
+        index.relocate(PACK, Map.of(a, 0L), rewritten, 10, Map.of(a, new FileLocation(rewritten, 0, 10, 20)));
+
+        store(index, digest("same bytes written again"));
+
+        assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).isEmpty();
+        assertThat(index.condemnPack(PACK)).isFalse();
+    }
 }

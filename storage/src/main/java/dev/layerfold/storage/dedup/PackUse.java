@@ -1,0 +1,15 @@
+package dev.layerfold.storage.dedup;
+
+import dev.layerfold.storage.Digest;
+
+/**
+ * A pack the index counts as stored: its size, and the compressed bytes of the files forgotten from it
+ * since it was written (dead: nothing will read them again, but they take space until the pack is rewritten).
+ */
+public record PackUse(Digest pack, long size, long deadBytes) {
+
+    /** The share of the pack's bytes still read by some file's location. */
+    public double liveShare() {
+        return size == 0 ? 0 : Math.max(0, size - deadBytes) / (double) size;
+    }
+}
