@@ -65,14 +65,14 @@ public interface DedupIndex {
     List<PackUse> sparsePacks(double liveShare, int limit) throws IOException;
 
     /**
-     * Atomically: every file of {@code moved} whose location is still the one in pack {@code from} at
-     * the offset {@code from} held it ({@code oldOffsets}) now lives at its location in {@code moved}, in
-     * the pack {@code to} of {@code toSize} bytes; {@code to} counts as stored and {@code from} no longer
-     * does, and is retired from now (the store's clock). Files forgotten meanwhile are not moved (their
-     * bytes in {@code to} count as dead). False, changing nothing, if {@code from} is not a stored pack.
+     * Atomically, if {@code from} is a stored pack and no files were recorded in it since
+     * {@code generation} ({@link PackUse#generation}): every file of the copy whose location is still
+     * its old offset in {@code from} now lives at its location in the copy's pack, which counts as stored
+     * instead of {@code from}; {@code from} is retired from now (the store's clock). Files forgotten
+     * meanwhile are not moved (their bytes in the copy count as dead). With no copy (nothing in
+     * {@code from} was live), {@code from} is only retired. False, changing nothing, otherwise.
      */
-    boolean relocate(Digest from, Map<Digest, Long> oldOffsets, Digest to, long toSize, Map<Digest, FileLocation> moved)
-            throws IOException;
+    boolean relocate(Digest from, long generation, Optional<PackCopy> copy) throws IOException;
 
     /** Packs retired before {@code retiredBeforeMillis} (the store's clock) and not stored again since, up to {@code limit}. */
     List<Digest> retiredPacks(long retiredBeforeMillis, int limit) throws IOException;

@@ -7,6 +7,7 @@ import dev.layerfold.storage.dedup.FileClaim;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.PackCondemnedException;
+import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.dedup.PackUse;
 import java.io.IOException;
 import java.sql.Connection;
@@ -92,10 +93,10 @@ final class SqliteDedupIndex implements DedupIndex {
             if (condemned(c, pack, now)) {
                 return false;
             }
-            try (PreparedStatement restore = c.prepareStatement("DELETE FROM dedup_pack_marks WHERE digest = ?")) {
-                restore.setString(1, pack.toString());
-                restore.executeUpdate();
-            }
+            update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", pack.toString());
+            update(c, """
+                    INSERT INTO dedup_pack_use (digest, generation) VALUES (?, 1)
+                    ON CONFLICT (digest) DO UPDATE SET generation = generation + 1""", pack.toString());
             try (PreparedStatement insert = c.prepareStatement("""
                     INSERT INTO dedup_files (digest, pack, offset, length, size, stored_at_millis) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (digest) DO NOTHING""");
@@ -129,13 +130,13 @@ final class SqliteDedupIndex implements DedupIndex {
         return db.read(c -> {
             List<PackUse> packs = new ArrayList<>();
             try (PreparedStatement query = c.prepareStatement("""
-                    SELECT p.digest, p.size, d.dead FROM dedup_packs p JOIN dedup_pack_dead d ON d.digest = p.digest
+                    SELECT p.digest, p.size, d.dead, d.generation FROM dedup_packs p JOIN dedup_pack_use d ON d.digest = p.digest
                     WHERE p.size - d.dead < ? * p.size ORDER BY p.size - d.dead LIMIT ?""")) {
                 query.setDouble(1, liveShare);
                 query.setInt(2, limit);
                 try (ResultSet rows = query.executeQuery()) {
                     while (rows.next()) {
-                        packs.add(new PackUse(Digest.parse(rows.getString(1)), rows.getLong(2), rows.getLong(3)));
+                        packs.add(new PackUse(Digest.parse(rows.getString(1)), rows.getLong(2), rows.getLong(3), rows.getLong(4)));
                     }
                 }
             }
@@ -144,45 +145,61 @@ final class SqliteDedupIndex implements DedupIndex {
     }
 
     @Override
-    public boolean relocate(Digest from, Map<Digest, Long> oldOffsets, Digest to, long toSize,
-                            Map<Digest, FileLocation> moved) throws IOException {
+    public boolean relocate(Digest from, long generation, Optional<PackCopy> copy) throws IOException {
         long now = clock.millis();
         return db.write(c -> {
-            if (!isStoredPack(c, from)) {
+            if (!isStoredPack(c, from) || generation(c, from) != generation) {
                 return false;
             }
-            long live = 0;
-            try (PreparedStatement move = c.prepareStatement("""
-                    UPDATE dedup_files SET pack = ?, offset = ?, length = ?, size = ?
-                    WHERE digest = ? AND pack = ? AND offset = ?""")) {
-                for (Map.Entry<Digest, FileLocation> file : moved.entrySet()) {
-                    FileLocation location = file.getValue();
-                    move.setString(1, to.toString());
-                    move.setLong(2, location.offset());
-                    move.setLong(3, location.length());
-                    move.setLong(4, location.size());
-                    move.setString(5, file.getKey().toString());
-                    move.setString(6, from.toString());
-                    move.setLong(7, oldOffsets.get(file.getKey()));
-                    if (move.executeUpdate() == 1) {
-                        live += location.length();
-                    }
-                }
+            if (copy.isPresent()) {
+                switchTo(c, from, copy.get());
             }
             update(c, "DELETE FROM dedup_packs WHERE digest = ?", from.toString());
-            update(c, "DELETE FROM dedup_pack_dead WHERE digest = ?", from.toString());
-            update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", to.toString());
-            if (!isStoredPack(c, to)) {
-                update(c, "INSERT INTO dedup_packs (digest, size) VALUES (?, ?)", to.toString(), toSize);
-                if (toSize > live) {
-                    update(c, "INSERT INTO dedup_pack_dead (digest, dead) VALUES (?, ?)", to.toString(), toSize - live);
-                }
-            }
+            // The generation stays: a worker storing the same bytes again must not bring an old one back.
+            update(c, "UPDATE dedup_pack_use SET dead = 0 WHERE digest = ?", from.toString());
             update(c, """
                     INSERT INTO dedup_pack_marks (digest, retired_at_millis) VALUES (?, ?)
                     ON CONFLICT (digest) DO UPDATE SET retired_at_millis = excluded.retired_at_millis""", from.toString(), now);
             return true;
         });
+    }
+
+    private static void switchTo(Connection c, Digest from, PackCopy copy) throws SQLException {
+        long live = 0;
+        try (PreparedStatement move = c.prepareStatement("""
+                UPDATE dedup_files SET pack = ?, offset = ?, length = ?, size = ?
+                WHERE digest = ? AND pack = ? AND offset = ?""")) {
+            for (Map.Entry<Digest, FileLocation> file : copy.locations().entrySet()) {
+                FileLocation location = file.getValue();
+                move.setString(1, copy.pack().toString());
+                move.setLong(2, location.offset());
+                move.setLong(3, location.length());
+                move.setLong(4, location.size());
+                move.setString(5, file.getKey().toString());
+                move.setString(6, from.toString());
+                move.setLong(7, copy.oldOffsets().get(file.getKey()));
+                if (move.executeUpdate() == 1) {
+                    live += location.length();
+                }
+            }
+        }
+        update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", copy.pack().toString());
+        if (!isStoredPack(c, copy.pack())) {
+            update(c, "INSERT INTO dedup_packs (digest, size) VALUES (?, ?)", copy.pack().toString(), copy.size());
+            update(c, """
+                    INSERT INTO dedup_pack_use (digest, dead, generation) VALUES (?, ?, 1)
+                    ON CONFLICT (digest) DO UPDATE SET dead = excluded.dead, generation = generation + 1""",
+                    copy.pack().toString(), copy.size() - live);
+        }
+    }
+
+    private static long generation(Connection c, Digest pack) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT generation FROM dedup_pack_use WHERE digest = ?")) {
+            query.setString(1, pack.toString());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
+            }
+        }
     }
 
     @Override
@@ -219,7 +236,8 @@ final class SqliteDedupIndex implements DedupIndex {
 
     @Override
     public void buryPack(Digest pack) throws IOException {
-        db.write(c -> update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", pack.toString()));
+        db.write(c -> update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", pack.toString())
+                + update(c, "DELETE FROM dedup_pack_use WHERE digest = ?", pack.toString()));
     }
 
     private static boolean isStoredPack(Connection c, Digest pack) throws SQLException {
@@ -349,7 +367,7 @@ final class SqliteDedupIndex implements DedupIndex {
             try (PreparedStatement delete = c.prepareStatement(
                     "DELETE FROM dedup_files WHERE digest = ? AND refs = 0 AND stored_at_millis < ? RETURNING pack, length");
                  PreparedStatement dead = c.prepareStatement("""
-                         INSERT INTO dedup_pack_dead (digest, dead) VALUES (?, ?)
+                         INSERT INTO dedup_pack_use (digest, dead) VALUES (?, ?)
                          ON CONFLICT (digest) DO UPDATE SET dead = dead + excluded.dead""")) {
                 for (Digest file : files) {
                     delete.setString(1, file.toString());

@@ -111,9 +111,10 @@ final class SqliteSchema {
               digest TEXT PRIMARY KEY,
               size INTEGER NOT NULL
             ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS dedup_pack_dead (
+            CREATE TABLE IF NOT EXISTS dedup_pack_use (
               digest TEXT PRIMARY KEY,
-              dead INTEGER NOT NULL
+              dead INTEGER NOT NULL DEFAULT 0,
+              generation INTEGER NOT NULL DEFAULT 0
             ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS dedup_pack_marks (
               digest TEXT PRIMARY KEY,

@@ -53,6 +53,11 @@ final class DedupKeys {
         return index + "pack-dead";
     }
 
+    /** Hash: pack digest to how many times files were recorded in it (a rewrite's fencing token). */
+    String packGeneration() {
+        return index + "pack-generation";
+    }
+
     /** Hash: pack digest to when it was retired by a rewrite (Redis clock, milliseconds). */
     String retiredPacks() {
         return index + "retired-packs";

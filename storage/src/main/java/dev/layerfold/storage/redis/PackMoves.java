@@ -5,7 +5,6 @@ import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.s3.S3Bucket;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -15,11 +14,11 @@ import java.util.Optional;
  * locations: layer records keep naming the pack they were written with, so a rebuild of the index from
  * them ({@link DedupIndexRebuild}) follows these to the files' current packs.
  * <pre>
- * metadata/dedup/moves/&lt;alg&gt;/&lt;hex of the old pack&gt;    &lt;new pack&gt;
- *                                                   &lt;file&gt; &lt;offset&gt; &lt;length&gt; &lt;size&gt;   (one line per moved file)
+ * metadata/dedup/moves/&lt;alg&gt;/&lt;hex of the old pack&gt;    &lt;file&gt; &lt;pack&gt; &lt;offset&gt; &lt;length&gt; &lt;size&gt;   (a line per moved file)
  * </pre>
- * They are kept: a record written with the old pack may be read by a rebuild at any later time. Each
- * costs about 90 bytes per moved file.
+ * They are kept: a record written with the old pack may be read by a rebuild at any later time (about
+ * 170 bytes per moved file). A pack written again with the same bytes and rewritten again adds its
+ * moves to what its object says, since records written before may name files moved the first time.
  */
 final class PackMoves {
 
@@ -37,15 +36,30 @@ final class PackMoves {
         return ROOT + pack.algorithm().prefix() + "/" + pack.hex();
     }
 
-    void put(Digest from, Digest to, Map<Digest, FileLocation> moved) throws IOException {
-        StringBuilder text = new StringBuilder(to.toString()).append('\n');
-        moved.forEach((file, location) -> text.append(file).append(' ').append(location.offset()).append(' ')
-                .append(location.length()).append(' ').append(location.size()).append('\n'));
-        bucket.put(key(from), text.toString().getBytes(StandardCharsets.UTF_8), Map.of());
+    /** Adds the moves to the pack's object; returns what it said before, for {@link #restore}. */
+    Optional<Map<Digest, FileLocation>> add(Digest from, Map<Digest, FileLocation> moved) throws IOException {
+        Optional<Map<Digest, FileLocation>> before = read(from);
+        Map<Digest, FileLocation> all = new LinkedHashMap<>(before.orElse(Map.of()));
+        all.putAll(moved);
+        write(from, all);
+        return before;
     }
 
-    void delete(Digest from) throws IOException {
-        bucket.delete(key(from));
+    /** Puts back what {@link #add} found, after a switch that did not happen. */
+    void restore(Digest from, Optional<Map<Digest, FileLocation>> before) throws IOException {
+        if (before.isPresent()) {
+            write(from, before.get());
+        } else {
+            bucket.delete(key(from));
+        }
+    }
+
+    private void write(Digest from, Map<Digest, FileLocation> moved) throws IOException {
+        StringBuilder text = new StringBuilder();
+        moved.forEach((file, location) -> text.append(file).append(' ').append(location.pack()).append(' ')
+                .append(location.offset()).append(' ').append(location.length()).append(' ').append(location.size())
+                .append('\n'));
+        bucket.put(key(from), text.toString().getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
     /** The locations with every move since they were written followed; {@code moves} caches what was read. */
@@ -73,13 +87,13 @@ final class PackMoves {
 
     private Optional<Map<Digest, FileLocation>> read(Digest from) throws IOException {
         return bucket.getSmall(key(from)).map(bytes -> {
-            String[] lines = bytes.asUtf8String().split("\n");
-            Digest to = Digest.parse(lines[0]);
-            Map<Digest, FileLocation> moved = new HashMap<>();
-            for (int i = 1; i < lines.length; i++) {
-                String[] fields = lines[i].split(" ");
-                moved.put(Digest.parse(fields[0]), new FileLocation(to, Long.parseLong(fields[1]), Long.parseLong(fields[2]),
-                        Long.parseLong(fields[3])));
+            Map<Digest, FileLocation> moved = new LinkedHashMap<>();
+            for (String line : bytes.asUtf8String().split("\n")) {
+                if (!line.isEmpty()) {
+                    String[] fields = line.split(" ");
+                    moved.put(Digest.parse(fields[0]), new FileLocation(Digest.parse(fields[1]), Long.parseLong(fields[2]),
+                            Long.parseLong(fields[3]), Long.parseLong(fields[4])));
+                }
             }
             return moved;
         });

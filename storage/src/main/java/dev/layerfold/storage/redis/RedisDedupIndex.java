@@ -10,6 +10,7 @@ import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.PackCondemnedException;
+import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.dedup.PackUse;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.s3.S3Bucket;
@@ -100,7 +101,7 @@ final class RedisDedupIndex implements DedupIndex {
             """;
 
     /**
-     * KEYS: marker, files, packs, totals, condemned packs, retired packs, the claim of each file. ARGV:
+     * KEYS: marker, files, packs, totals, condemned packs, retired packs, pack generations, the claim of each file. ARGV:
      * fingerprint, pack, pack size, condemnation lifetime in milliseconds, then each file and its location.
      */
     private static final RedisScript PACK_STORED = new RedisScript(CHECK_MARKER + NOW + """
@@ -109,16 +110,20 @@ final class RedisDedupIndex implements DedupIndex {
               return {'condemned'}
             end
             redis.call('hdel', KEYS[6], ARGV[2])
+            redis.call('hincrby', KEYS[7], ARGV[2], 1)
             if redis.call('hsetnx', KEYS[3], ARGV[2], ARGV[3]) == 1 then
               redis.call('hincrby', KEYS[4], 'stored', ARGV[3])
             end
             for i = 5, #ARGV, 2 do
               redis.call('hsetnx', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. now)
-              redis.call('del', KEYS[4 + (i + 1) / 2])
+              redis.call('del', KEYS[5 + (i + 1) / 2])
             end
             return {'ok'}""");
 
-    /** KEYS: marker, packs, pack dead bytes. ARGV: fingerprint, live share, limit. Answers pack, size, dead triples. */
+    /**
+     * KEYS: marker, packs, pack dead bytes, pack generations. ARGV: fingerprint, live share, limit. Answers
+     * pack, size, dead bytes, generation for each.
+     */
     private static final RedisScript SPARSE_PACKS = new RedisScript(CHECK_MARKER + """
             local dead = redis.call('hgetall', KEYS[3])
             local sparse = {}
@@ -135,20 +140,22 @@ final class RedisDedupIndex implements DedupIndex {
               answer[#answer + 1] = sparse[i][1]
               answer[#answer + 1] = sparse[i][2]
               answer[#answer + 1] = sparse[i][3]
+              answer[#answer + 1] = tonumber(redis.call('hget', KEYS[4], sparse[i][1]) or '0')
             end
             return answer""");
 
     /**
-     * KEYS: marker, files, packs, pack dead bytes, totals, retired packs. ARGV: fingerprint, from, to, to's
-     * size, then for each moved file: the file, its offset in from, its location in to.
+     * KEYS: marker, files, packs, pack dead bytes, totals, retired packs, pack generations. ARGV: fingerprint,
+     * from, from's generation, to ('' for none), to's size, then for each moved file: the file, its offset in
+     * from, its location in to.
      */
     private static final RedisScript RELOCATE = new RedisScript(CHECK_MARKER + NOW + """
             local fromSize = redis.call('hget', KEYS[3], ARGV[2])
-            if not fromSize then
+            if not fromSize or (redis.call('hget', KEYS[7], ARGV[2]) or '0') ~= ARGV[3] then
               return {'ok', 0}
             end
             local live = 0
-            for i = 5, #ARGV, 3 do
+            for i = 6, #ARGV, 3 do
               local location = redis.call('hget', KEYS[2], ARGV[i])
               if location then
                 local pack, offset, storedAt = string.match(location, '^(%S+) (%d+) %d+ %d+ (%d+)$')
@@ -161,11 +168,14 @@ final class RedisDedupIndex implements DedupIndex {
             redis.call('hdel', KEYS[3], ARGV[2])
             redis.call('hdel', KEYS[4], ARGV[2])
             redis.call('hincrby', KEYS[5], 'stored', 0 - tonumber(fromSize))
-            redis.call('hdel', KEYS[6], ARGV[3])
-            if redis.call('hsetnx', KEYS[3], ARGV[3], ARGV[4]) == 1 then
-              redis.call('hincrby', KEYS[5], 'stored', ARGV[4])
-              if tonumber(ARGV[4]) > live then
-                redis.call('hset', KEYS[4], ARGV[3], tonumber(ARGV[4]) - live)
+            if ARGV[4] ~= '' then
+              redis.call('hdel', KEYS[6], ARGV[4])
+              if redis.call('hsetnx', KEYS[3], ARGV[4], ARGV[5]) == 1 then
+                redis.call('hincrby', KEYS[5], 'stored', ARGV[5])
+                redis.call('hincrby', KEYS[7], ARGV[4], 1)
+                if tonumber(ARGV[5]) > live then
+                  redis.call('hset', KEYS[4], ARGV[4], tonumber(ARGV[5]) - live)
+                end
               end
             end
             redis.call('hset', KEYS[6], ARGV[2], now)
@@ -196,10 +206,11 @@ final class RedisDedupIndex implements DedupIndex {
             redis.call('hset', KEYS[3], ARGV[2], now)
             return {'ok', 1}""");
 
-    /** KEYS: marker, condemned packs, retired packs. ARGV: fingerprint, pack. */
+    /** KEYS: marker, condemned packs, retired packs, pack generations. ARGV: fingerprint, pack. */
     private static final RedisScript BURY_PACK = new RedisScript(CHECK_MARKER + """
             redis.call('hdel', KEYS[2], ARGV[2])
             redis.call('hdel', KEYS[3], ARGV[2])
+            redis.call('hdel', KEYS[4], ARGV[2])
             return {'ok'}""");
 
     /** KEYS: marker, layers. ARGV: fingerprint, layer. */
@@ -405,12 +416,13 @@ final class RedisDedupIndex implements DedupIndex {
     }
 
     private List<String> packStoredKeys(Map<Digest, FileLocation> files) {
-        List<String> scriptKeys = new ArrayList<>(files.size() + 5);
+        List<String> scriptKeys = new ArrayList<>(files.size() + 6);
         scriptKeys.add(keys.files());
         scriptKeys.add(keys.packs());
         scriptKeys.add(keys.totals());
         scriptKeys.add(keys.condemnedPacks());
         scriptKeys.add(keys.retiredPacks());
+        scriptKeys.add(keys.packGeneration());
         files.keySet().forEach(file -> scriptKeys.add(keys.claim(file)));
         return scriptKeys;
     }
@@ -546,34 +558,37 @@ final class RedisDedupIndex implements DedupIndex {
 
     @Override
     public List<PackUse> sparsePacks(double liveShare, int limit) throws IOException {
-        List<Object> reply = run("find sparse packs", SPARSE_PACKS, List.of(keys.packs(), keys.packDead()),
+        List<Object> reply = run("find sparse packs", SPARSE_PACKS, List.of(keys.packs(), keys.packDead(), keys.packGeneration()),
                 List.of(Double.toString(liveShare), Integer.toString(limit)));
         List<PackUse> packs = new ArrayList<>();
-        for (int i = 1; i + 2 < reply.size(); i += 3) {
-            packs.add(new PackUse(Digest.parse((String) reply.get(i)), (Long) reply.get(i + 1), (Long) reply.get(i + 2)));
+        for (int i = 1; i + 3 < reply.size(); i += 4) {
+            packs.add(new PackUse(Digest.parse((String) reply.get(i)), (Long) reply.get(i + 1), (Long) reply.get(i + 2),
+                    (Long) reply.get(i + 3)));
         }
         return packs;
     }
 
     /** The bucket learns where the files went first (a rebuild follows it), then Redis switches them in one script. */
     @Override
-    public boolean relocate(Digest from, Map<Digest, Long> oldOffsets, Digest to, long toSize,
-                            Map<Digest, FileLocation> moved) throws IOException {
-        moves.put(from, to, moved);
-        List<String> args = new ArrayList<>(moved.size() * 3 + 3);
+    public boolean relocate(Digest from, long generation, Optional<PackCopy> copy) throws IOException {
+        Optional<Map<Digest, FileLocation>> movesBefore = copy.isPresent()
+                ? moves.add(from, copy.get().locations()) : Optional.empty();
+        Map<Digest, FileLocation> moved = copy.map(PackCopy::locations).orElse(Map.of());
+        List<String> args = new ArrayList<>(moved.size() * 3 + 4);
         args.add(from.toString());
-        args.add(to.toString());
-        args.add(Long.toString(toSize));
+        args.add(Long.toString(generation));
+        args.add(copy.map(c -> c.pack().toString()).orElse(""));
+        args.add(Long.toString(copy.map(PackCopy::size).orElse(0L)));
         moved.forEach((file, location) -> {
             args.add(file.toString());
-            args.add(Long.toString(oldOffsets.get(file)));
+            args.add(Long.toString(copy.get().oldOffsets().get(file)));
             args.add(location.pack() + " " + location.offset() + " " + location.length() + " " + location.size());
         });
-        List<Object> reply = run("move the live files of pack " + from, RELOCATE,
-                List.of(keys.files(), keys.packs(), keys.packDead(), keys.totals(), keys.retiredPacks()), args);
+        List<Object> reply = run("move the live files of pack " + from, RELOCATE, List.of(keys.files(), keys.packs(),
+                keys.packDead(), keys.totals(), keys.retiredPacks(), keys.packGeneration()), args);
         boolean relocated = Long.valueOf(1).equals(reply.get(1));
-        if (!relocated) {
-            moves.delete(from);
+        if (!relocated && copy.isPresent()) {
+            moves.restore(from, movesBefore);
         }
         return relocated;
     }
@@ -594,7 +609,8 @@ final class RedisDedupIndex implements DedupIndex {
 
     @Override
     public void buryPack(Digest pack) throws IOException {
-        run("bury pack " + pack, BURY_PACK, List.of(keys.condemnedPacks(), keys.retiredPacks()), List.of(pack.toString()));
+        run("bury pack " + pack, BURY_PACK, List.of(keys.condemnedPacks(), keys.retiredPacks(), keys.packGeneration()),
+                List.of(pack.toString()));
     }
 
     @Override

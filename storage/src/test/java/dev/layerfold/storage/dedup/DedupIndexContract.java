@@ -1,6 +1,7 @@
 package dev.layerfold.storage.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.storage.Digest;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -261,7 +263,7 @@ public abstract class DedupIndexContract {
         assertThat(index.sparsePacks(0.5, 10)).as("two thirds still live").isEmpty();
         index.forgetUnreferenced(List.of(c), later);
 
-        assertThat(sameIndex().sparsePacks(0.5, 10)).containsExactly(new PackUse(PACK, 30, 20));
+        assertThat(sameIndex().sparsePacks(0.5, 10)).containsExactly(new PackUse(PACK, 30, 20, 1));
     }
 
     @Test
@@ -280,16 +282,18 @@ public abstract class DedupIndexContract {
         moved.put(forgottenMeanwhile, new FileLocation(rewritten, 10, 10, 20));
         index.forgetUnreferenced(List.of(forgottenMeanwhile), later);
 
-        assertThat(index.relocate(PACK, Map.of(kept, 10L, forgottenMeanwhile, 20L), rewritten, 20, moved)).isTrue();
+        PackCopy copy = new PackCopy(rewritten, 20, Map.of(kept, 10L, forgottenMeanwhile, 20L), moved);
+        assertThat(index.relocate(PACK, 2, Optional.of(copy))).as("stored again since").isFalse();
+        assertThat(index.relocate(PACK, 1, Optional.of(copy))).isTrue();
 
         assertThat(sameIndex().file(kept)).contains(new FileLocation(rewritten, 0, 10, 20));
         assertThat(sameIndex().file(forgottenMeanwhile)).as("forgotten before the switch: not brought back").isEmpty();
         assertThat(index.totals().storedBytes()).as("the new pack instead of the old, and the record").isEqualTo(20 + 100);
         assertThat(index.sparsePacks(0.6, 10)).as("the frame of the file forgotten meanwhile is dead in the new pack")
-                .containsExactly(new PackUse(rewritten, 20, 10));
+                .containsExactly(new PackUse(rewritten, 20, 10, 1));
         assertThat(index.retiredPacks(later, 10)).containsExactly(PACK);
         assertThat(index.retiredPacks(0, 10)).as("retired from now").isEmpty();
-        assertThat(index.relocate(PACK, Map.of(), digest("again"), 5, Map.of())).as("retired already").isFalse();
+        assertThat(index.relocate(PACK, 1, Optional.empty())).as("retired already").isFalse();
     }
 
     @Test
@@ -303,7 +307,7 @@ public abstract class DedupIndexContract {
         assertThat(index.condemnPack(orphan)).isTrue();
         assertThat(sameIndex().condemnPack(orphan)).as("marked already").isFalse();
         Map<Digest, FileLocation> files = Map.of(digest("b"), new FileLocation(orphan, 0, 10, 20));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sameIndex().packStored(orphan, 10, files))
+        assertThatThrownBy(() -> sameIndex().packStored(orphan, 10, files))
                 .isInstanceOf(PackCondemnedException.class);
         assertThat(index.file(digest("b"))).isEmpty();
 
@@ -313,15 +317,29 @@ public abstract class DedupIndexContract {
     }
 
     @Test
+    void aPackWithNothingLiveIsOnlyRetired() throws Exception {
+        DedupIndex index = newIndex();
+        store(index, digest("a"));
+        index.forgetUnreferenced(List.of(digest("a")), System.currentTimeMillis() + 60_000);
+
+        assertThat(index.relocate(PACK, 1, Optional.empty())).isTrue();
+
+        assertThat(index.totals().storedBytes()).isZero();
+        assertThat(index.sparsePacks(1, 10)).isEmpty();
+        assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).containsExactly(PACK);
+    }
+
+    @Test
     void aRetiredPackStoredAgainIsNoLongerRetired() throws Exception {
         DedupIndex index = newIndex();
         Digest a = digest("a");
         store(index, a);
         index.commitLayer(LAYER, deduplicated(), List.of(a));
         Digest rewritten = digest("rewritten pack");
-        index.relocate(PACK, Map.of(a, 0L), rewritten, 10, Map.of(a, new FileLocation(rewritten, 0, 10, 20)));
+        index.relocate(PACK, 1, Optional.of(new PackCopy(rewritten, 10, Map.of(a, 0L), Map.of(a, new FileLocation(rewritten, 0, 10, 20)))));
 
         store(index, digest("same bytes written again"));
+        assertThat(index.relocate(PACK, 1, Optional.empty())).as("stored again: another generation").isFalse();
 
         assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).isEmpty();
         assertThat(index.condemnPack(PACK)).isFalse();
