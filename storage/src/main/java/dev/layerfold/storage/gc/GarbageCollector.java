@@ -7,6 +7,8 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.PackCopier;
+import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -44,10 +46,18 @@ public final class GarbageCollector {
         /** The digest was condemned and nothing of it is deleted yet. */
         default void condemned(GcIndex.Condemnation condemnation) throws IOException {
         }
+
+        /** A sparse pack's live files were copied (or none was live); the index is not switched yet. */
+        default void packCopied(Digest pack, Optional<PackCopy> copy) throws IOException {
+        }
+
+        /** A retired pack was condemned and is not deleted yet. */
+        default void packCondemned(Digest pack) throws IOException {
+        }
     }
 
-    /** The dedup pipeline's index and the reader of its layer records, where deduplication runs. */
-    public record Dedup(DedupIndex index, LayerRecordFiles records) {
+    /** The dedup pipeline's index, the reader of its layer records and the copier of its packs, where deduplication runs. */
+    public record Dedup(DedupIndex index, LayerRecordFiles records, PackCopier packs) {
     }
 
     private final BlobStore blobs;
@@ -103,7 +113,7 @@ public final class GarbageCollector {
         Instant started = clock.instant();
         if (index.completeSince().isEmpty()) {
             rebuild.run();
-            return new CollectionReport(started, clock.instant(), true, 0, 0, 0, 0, 0, 0, false);
+            return new CollectionReport(started, clock.instant(), true, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
         }
         Tally tally = new Tally();
         Pacer pacer = new Pacer(settings.deletesPerSecond());
@@ -134,12 +144,21 @@ public final class GarbageCollector {
                     }
                 }
             }
+            if (!stopped && dedup.isPresent()) {
+                PackCompaction.Result packs = new PackCompaction(blobs, dedup.get().index(), dedup.get().packs(), settings,
+                        clock, observer).run(() -> lease.isEmpty() || lease.get().isHeld());
+                tally.packsRewritten = packs.packsRewritten();
+                tally.packBytesReclaimed = packs.bytesReclaimed();
+                tally.retiredPacksDeleted = packs.retiredPacksDeleted();
+                stopped = packs.stoppedEarly();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("garbage collection interrupted");
         }
         return new CollectionReport(started, clock.instant(), false, tally.judged, tally.removed, tally.bytes,
-                tally.released, tally.forgotten, tally.packBytes, stopped);
+                tally.released, tally.forgotten, tally.packBytes, tally.packsRewritten, tally.packBytesReclaimed,
+                tally.retiredPacksDeleted, stopped);
     }
 
     /**
@@ -198,5 +217,8 @@ public final class GarbageCollector {
         long released;
         long forgotten;
         long packBytes;
+        long packsRewritten;
+        long packBytesReclaimed;
+        long retiredPacksDeleted;
     }
 }
