@@ -1,0 +1,24 @@
+package dev.layerfold.restore;
+
+import dev.layerfold.storage.embedded.SqliteMetadataStore;
+import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Pack rewriting on the filesystem and SQLite. */
+class PackRewriteEmbeddedTest extends PackRewriteTest {
+
+    private SqliteMetadataStore metadata;
+
+    @Override
+    protected void openStores(Path dir) throws IOException {
+        blobs = new FilesystemBlobStore(dir.resolve("data"));
+        metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
+        index = metadata.dedupIndex();
+    }
+
+    @Override
+    protected void closeStores() {
+        metadata.close();
+    }
+}
