@@ -38,8 +38,16 @@ public record LayerRecord(Recipe recipe, Map<Digest, FileLocation> files) {
     private static final int MAX_PACKS = 1 << 20;
     private static final int MAX_RECIPE = 64 << 20;
 
+    /** How many first bytes tell a record from other blobs. */
+    public static final int MAGIC_LENGTH = MAGIC.length;
+
     public LayerRecord {
         files = Map.copyOf(files);
+    }
+
+    /** Whether a blob's first {@link #MAGIC_LENGTH} bytes are a layer record's. */
+    public static boolean startsWithMagic(byte[] head) {
+        return Arrays.equals(head, MAGIC);
     }
 
     public FileLocation location(FileRef ref) {

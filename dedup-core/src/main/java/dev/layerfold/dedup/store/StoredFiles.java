@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads stored files back from their packs: the compressed frame by a ranged read, decompressed,
@@ -111,6 +112,17 @@ public final class StoredFiles implements LayerRecordFiles {
     @Override
     public Map<Digest, FileLocation> files(Digest record) throws IOException {
         return record(record).files();
+    }
+
+    @Override
+    public boolean isRecord(Digest object) throws IOException {
+        Optional<InputStream> head = blobs.open(object, 0, LayerRecord.MAGIC_LENGTH);
+        if (head.isEmpty()) {
+            return false;
+        }
+        try (InputStream in = head.get()) {
+            return LayerRecord.startsWithMagic(in.readNBytes(LayerRecord.MAGIC_LENGTH));
+        }
     }
 
     @Override

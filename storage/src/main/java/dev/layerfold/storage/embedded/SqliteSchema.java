@@ -154,6 +154,10 @@ final class SqliteSchema {
               digest TEXT PRIMARY KEY,
               at_millis INTEGER NOT NULL
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_sweep (
+              one INTEGER PRIMARY KEY CHECK (one = 1),
+              after TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS gc_complete (
               one INTEGER PRIMARY KEY CHECK (one = 1),
               since_millis INTEGER NOT NULL

@@ -90,6 +90,11 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         }
 
         @Override
+        public boolean isRecord(Digest object) throws IOException {
+            throw unreadable();
+        }
+
+        @Override
         public long packSize(Digest pack) throws IOException {
             throw unreadable();
         }

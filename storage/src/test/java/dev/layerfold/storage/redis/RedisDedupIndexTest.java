@@ -48,6 +48,11 @@ class RedisDedupIndexTest extends DedupIndexContract {
         }
 
         @Override
+        public boolean isRecord(Digest object) {
+            return recordBlobs.containsKey(object);
+        }
+
+        @Override
         public long packSize(Digest pack) {
             return packSizes.getOrDefault(pack, 0L);
         }
