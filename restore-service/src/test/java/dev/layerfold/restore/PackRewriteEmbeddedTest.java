@@ -8,17 +8,19 @@ import java.nio.file.Path;
 /** Pack rewriting on the filesystem and SQLite. */
 class PackRewriteEmbeddedTest extends PackRewriteTest {
 
-    private SqliteMetadataStore metadata;
+    private SqliteMetadataStore store;
 
     @Override
     protected void openStores(Path dir) throws IOException {
         blobs = new FilesystemBlobStore(dir.resolve("data"));
-        metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
-        index = metadata.dedupIndex();
+        store = new SqliteMetadataStore(dir.resolve("metadata.db"));
+        index = store.dedupIndex();
+        gcIndex = store.gcIndex();
+        metadata = store;
     }
 
     @Override
     protected void closeStores() {
-        metadata.close();
+        store.close();
     }
 }

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 class PackRewriteOnS3AndRedisTest extends PackRewriteTest {
 
     private S3Bucket bucket;
-    private RedisMetadataStore metadata;
+    private RedisMetadataStore store;
 
     @Override
     protected void openStores(Path dir) throws IOException {
@@ -23,14 +23,16 @@ class PackRewriteOnS3AndRedisTest extends PackRewriteTest {
         bucket = S3Bucket.connect(new S3Settings(server.endpoint(), server.region(), server.newBucket(), true,
                 server.accessKey(), server.secretKey(), false, S3Settings.DEFAULT_PART_SIZE));
         blobs = new S3BlobStore(bucket, S3Settings.DEFAULT_PART_SIZE, false);
-        metadata = new RedisMetadataStore(RedisConnection.open(RedisServer.shared().url(), false), bucket,
+        store = new RedisMetadataStore(RedisConnection.open(RedisServer.shared().url(), false), bucket,
                 RedisServer.newNamespace(), new StoredFiles(blobs));
-        index = metadata.dedupIndex();
+        index = store.dedupIndex();
+        gcIndex = store.gcIndex();
+        metadata = store;
     }
 
     @Override
     protected void closeStores() {
-        metadata.close();
+        store.close();
         bucket.close();
     }
 }

@@ -1,10 +1,12 @@
 package dev.layerfold.restore;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
@@ -14,9 +16,12 @@ import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.PackCondemnedException;
 import dev.layerfold.storage.dedup.PackCopy;
+import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GarbageCollector;
+import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.gc.GcSettings;
 import dev.layerfold.storage.gc.PackCompaction;
+import dev.layerfold.storage.metadata.MetadataStore;
 import dev.layerfold.storage.predictor.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -24,6 +29,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -39,27 +45,31 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Rewriting a sparse pack while the registry serves: restores that located their files before the
  * switch, dedup workers adding references to files in the pack, and a collector killed between its
- * steps. Every test starts from two layers sharing ten files: the first is released, so that its
- * pack is half dead, and the second still reads the shared ten from it.
+ * steps; and the collector's sweep of objects no index knows, which must leave young ones (a write in
+ * progress) and every pack and record in use. Every test starts from two layers sharing ten files: the
+ * first is released, so that its pack is half dead, and the second still reads the shared ten from it.
  */
 abstract class PackRewriteTest {
 
     private static final GcSettings SETTINGS = new GcSettings(Duration.ZERO, 1_000, 500, Duration.ZERO, 0.9,
-            Duration.ofHours(1), 1L << 40);
+            Duration.ofHours(1), 1L << 40, 10_000);
 
     @TempDir
     Path dir;
 
     protected BlobStore blobs;
     protected DedupIndex index;
-    private final SettableClock clock = new SettableClock(Instant.now());
+    protected MetadataStore metadata;
+    protected GcIndex gcIndex;
+    /** A minute behind: every object the test writes is younger than the clock says, until it is moved. */
+    private final SettableClock clock = new SettableClock(Instant.now().minus(Duration.ofMinutes(1)));
     private final HeldExecutor heldRebuilds = new HeldExecutor();
     private final ExecutorService fetchers = Executors.newFixedThreadPool(2);
     private LayerRestorer restorer;
     private byte[] kept;
     private Digest pack;
 
-    /** Opens the blob store and the dedup index of one backend into {@link #blobs} and {@link #index}. */
+    /** Opens the stores of one backend into {@link #blobs}, {@link #index}, {@link #metadata} and {@link #gcIndex}. */
     protected abstract void openStores(Path dir) throws IOException;
 
     protected abstract void closeStores();
@@ -162,6 +172,29 @@ abstract class PackRewriteTest {
                 .isInstanceOf(PackCondemnedException.class);
         assertThat(index.retiredPacks(Long.MAX_VALUE, 10)).as("a later run deletes it").contains(pack);
         assertThat(restored(kept)).isEqualTo(kept);
+    }
+
+    @Test
+    void theSweepCollectsAnOrphanOnceOlderThanTheGraceAndLeavesPacksAndRecordsInUse() throws Exception {
+        Digest orphan = new ContentAddressedWriter(blobs).write("a pack a killed worker never recorded".getBytes(UTF_8));
+        GarbageCollector collector = new GarbageCollector(blobs, metadata, gcIndex,
+                Optional.of(new GarbageCollector.Dedup(index, new StoredFiles(blobs), new LivePackCopier(blobs, index))),
+                (manifest, mediaType) -> List.of(), Optional.empty(), SETTINGS, clock, GarbageCollector.Observer.NONE);
+
+        CollectionReport young = collector.collect().orElseThrow();
+
+        assertThat(young.orphansNominated()).as("written after the clock's now: a write in progress").isZero();
+        assertThat(blobs.size(orphan)).isPresent();
+
+        clock.advance(Duration.ofMinutes(2));
+        CollectionReport old = collector.collect().orElseThrow();
+
+        assertThat(old.orphansNominated()).as("the orphan, and packs and records no GC index knows").isGreaterThan(1);
+        assertThat(blobs.size(orphan)).isEmpty();
+        assertThat(old.blobsRemoved()).as("only the orphan: packs and records in use are refused").isEqualTo(1);
+        assertThat(blobs.size(pack)).as("rewritten by the first run, retired within the pack grace").isPresent();
+        assertThat(restored(kept)).isEqualTo(kept);
+        assertThat(gcIndex.sweptUpTo()).as("the listing ran out: the next run starts over").isEmpty();
     }
 
     private PackCompaction compaction(GarbageCollector.Observer observer) {

@@ -49,7 +49,8 @@ public class GcConfiguration {
     GarbageCollector garbageCollector(BlobStore blobs, MetadataStore metadata, GcIndex index, DedupIndex dedup,
                                       ManifestTargets targets, ObjectProvider<Leases> leases, GcProperties gc) {
         GcSettings settings = new GcSettings(gc.grace(), gc.deletesPerSecond(), GcSettings.DEFAULTS.pageSize(),
-                gc.unreferencedFileAge(), gc.packLiveShare(), gc.packGrace(), gc.rewriteBytesPerSecond().toBytes());
+                gc.unreferencedFileAge(), gc.packLiveShare(), gc.packGrace(), gc.rewriteBytesPerSecond().toBytes(),
+                gc.sweepObjectsPerRun());
         return new GarbageCollector(blobs, metadata, index,
                 Optional.of(new GarbageCollector.Dedup(dedup, new StoredFiles(blobs), new LivePackCopier(blobs, dedup))), targets,
                 Optional.ofNullable(leases.getIfAvailable()), settings, Clock.systemUTC(), GarbageCollector.Observer.NONE);

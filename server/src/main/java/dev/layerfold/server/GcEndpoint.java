@@ -92,6 +92,7 @@ class GcEndpoint {
         body.put("layersReleased", report.layersReleased());
         body.put("filesForgotten", report.filesForgotten());
         body.put("packBytesFreed", report.packBytesFreed());
+        body.put("orphansNominated", report.orphansNominated());
         body.put("packsRewritten", report.packsRewritten());
         body.put("packBytesReclaimed", report.packBytesReclaimed());
         body.put("retiredPacksDeleted", report.retiredPacksDeleted());

@@ -25,6 +25,8 @@ import org.springframework.util.unit.DataSize;
  * @param packGrace           a rewritten pack is deleted this long after its files moved (longer than a dedup
  *                            worker's 30-minute limit and any rebuild that looked its files up before)
  * @param rewriteBytesPerSecond pack bytes read per second for rewriting, at most
+ * @param sweepObjectsPerRun  objects of the bucket each run lists (from where the last stopped) for what no
+ *                            index knows; those older than the grace are collected like any candidate
  * @param retention           retention rules, the first whose {@code repositories} names a repository
  *                            governing it; applied before each scheduled collection
  */
@@ -37,6 +39,7 @@ public record GcProperties(
         @DefaultValue("0.5") double packLiveShare,
         @DefaultValue("1h") Duration packGrace,
         @DefaultValue("32MB") DataSize rewriteBytesPerSecond,
+        @DefaultValue("10000") long sweepObjectsPerRun,
         List<Rule> retention) {
 
     public GcProperties {

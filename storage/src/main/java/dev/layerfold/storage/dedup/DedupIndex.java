@@ -78,11 +78,11 @@ public interface DedupIndex {
     List<Digest> retiredPacks(long retiredBeforeMillis, int limit) throws IOException;
 
     /**
-     * Marks a pack the index does not count as stored (retired, or never recorded) as being deleted:
-     * {@link #packStored} refuses it for {@link #PACK_CONDEMNATION_LIFETIME} or until {@link #buryPack}.
-     * False if it is stored, or marked already by a mark still valid.
+     * Marks a pack the index does not count as stored (retired before {@code retiredBeforeMillis}, or
+     * never recorded) as being deleted: {@link #packStored} refuses it for {@link #PACK_CONDEMNATION_LIFETIME}
+     * or until {@link #buryPack}. False if it is stored, retired since, or marked already by a mark still valid.
      */
-    boolean condemnPack(Digest pack) throws IOException;
+    boolean condemnPack(Digest pack, long retiredBeforeMillis) throws IOException;
 
     /** The condemned pack's bytes are gone: forgets its mark and that it was retired. */
     void buryPack(Digest pack) throws IOException;

@@ -221,11 +221,21 @@ final class SqliteDedupIndex implements DedupIndex {
     }
 
     @Override
-    public boolean condemnPack(Digest pack) throws IOException {
+    public boolean condemnPack(Digest pack, long retiredBeforeMillis) throws IOException {
         long now = clock.millis();
         return db.write(c -> {
             if (isStoredPack(c, pack) || condemned(c, pack, now)) {
                 return false;
+            }
+            try (PreparedStatement retired = c.prepareStatement(
+                    "SELECT 1 FROM dedup_pack_marks WHERE digest = ? AND retired_at_millis >= ?")) {
+                retired.setString(1, pack.toString());
+                retired.setLong(2, retiredBeforeMillis);
+                try (ResultSet row = retired.executeQuery()) {
+                    if (row.next()) {
+                        return false;
+                    }
+                }
             }
             update(c, """
                     INSERT INTO dedup_pack_marks (digest, condemned_at_millis) VALUES (?, ?)

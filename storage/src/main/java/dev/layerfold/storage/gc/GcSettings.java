@@ -15,30 +15,34 @@ import java.time.Duration;
  * @param packGrace            a rewritten pack is deleted this long after the switch: longer than a dedup
  *                             worker's proof or a restore that looked its files up before it may read them
  * @param rewriteBytesPerSecond pack bytes read for rewriting per second at most
+ * @param sweepObjectsPerRun   objects of the bucket each run lists, from where the last stopped, looking
+ *                             for what no index knows; 0 sweeps nothing
  */
 public record GcSettings(Duration grace, double deletesPerSecond, int pageSize, Duration unreferencedFileAge,
-                         double packLiveShare, Duration packGrace, double rewriteBytesPerSecond) {
+                         double packLiveShare, Duration packGrace, double rewriteBytesPerSecond, long sweepObjectsPerRun) {
 
     public static final GcSettings DEFAULTS = new GcSettings(Duration.ofHours(24), 50, 500, Duration.ofHours(1),
-            0.5, Duration.ofHours(1), 32 << 20);
+            0.5, Duration.ofHours(1), 32 << 20, 10_000);
 
     public GcSettings {
         if (grace.isNegative() || deletesPerSecond <= 0 || pageSize <= 0 || unreferencedFileAge.isNegative()
-                || packLiveShare < 0 || packLiveShare > 1 || packGrace.isNegative() || rewriteBytesPerSecond <= 0) {
+                || packLiveShare < 0 || packLiveShare > 1 || packGrace.isNegative() || rewriteBytesPerSecond <= 0
+                || sweepObjectsPerRun < 0) {
             throw new IllegalArgumentException("GC settings need a grace, file age and pack grace of zero or more, a pack "
-                    + "live share from 0 to 1, and positive deletes and bytes per second and page size; got grace " + grace
+                    + "live share from 0 to 1, positive deletes and bytes per second and page size, and a sweep of zero objects or more; got grace " + grace
                     + ", " + deletesPerSecond + " deletes/s, page " + pageSize + ", file age " + unreferencedFileAge
-                    + ", live share " + packLiveShare + ", pack grace " + packGrace + ", " + rewriteBytesPerSecond + " bytes/s");
+                    + ", live share " + packLiveShare + ", pack grace " + packGrace + ", " + rewriteBytesPerSecond + " bytes/s, sweep "
+                    + sweepObjectsPerRun);
         }
     }
 
     public GcSettings withGrace(Duration newGrace) {
         return new GcSettings(newGrace, deletesPerSecond, pageSize, unreferencedFileAge, packLiveShare, packGrace,
-                rewriteBytesPerSecond);
+                rewriteBytesPerSecond, sweepObjectsPerRun);
     }
 
     public GcSettings withPackGrace(Duration newPackGrace) {
         return new GcSettings(grace, deletesPerSecond, pageSize, unreferencedFileAge, packLiveShare, newPackGrace,
-                rewriteBytesPerSecond);
+                rewriteBytesPerSecond, sweepObjectsPerRun);
     }
 }

@@ -62,11 +62,12 @@ public final class PackCompaction {
             }
             // A copy not switched to (the pack was stored again meanwhile) is an orphan for the sweep.
         }
-        for (Digest retired : index.retiredPacks(clock.millis() - settings.packGrace().toMillis(), settings.pageSize())) {
+        long retiredBefore = clock.millis() - settings.packGrace().toMillis();
+        for (Digest retired : index.retiredPacks(retiredBefore, settings.pageSize())) {
             if (!mayGoOn.getAsBoolean()) {
                 return new Result(rewritten, reclaimed, deleted, true);
             }
-            if (!index.condemnPack(retired)) {
+            if (!index.condemnPack(retired, retiredBefore)) {
                 continue;
             }
             long marked = System.nanoTime();

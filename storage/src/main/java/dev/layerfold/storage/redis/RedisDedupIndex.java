@@ -197,10 +197,15 @@ final class RedisDedupIndex implements DedupIndex {
             end
             return answer""");
 
-    /** KEYS: marker, packs, condemned packs. ARGV: fingerprint, pack, condemnation lifetime in milliseconds. */
+    /**
+     * KEYS: marker, packs, condemned packs, retired packs. ARGV: fingerprint, pack, condemnation lifetime in
+     * milliseconds, retired before.
+     */
     private static final RedisScript CONDEMN_PACK = new RedisScript(CHECK_MARKER + NOW + """
             local mark = redis.call('hget', KEYS[3], ARGV[2])
-            if redis.call('hexists', KEYS[2], ARGV[2]) == 1 or (mark and tonumber(mark) > now - tonumber(ARGV[3])) then
+            local retired = redis.call('hget', KEYS[4], ARGV[2])
+            if redis.call('hexists', KEYS[2], ARGV[2]) == 1 or (mark and tonumber(mark) > now - tonumber(ARGV[3]))
+                or (retired and tonumber(retired) >= tonumber(ARGV[4])) then
               return {'ok', 0}
             end
             redis.call('hset', KEYS[3], ARGV[2], now)
@@ -601,9 +606,10 @@ final class RedisDedupIndex implements DedupIndex {
     }
 
     @Override
-    public boolean condemnPack(Digest pack) throws IOException {
-        List<Object> reply = run("condemn pack " + pack, CONDEMN_PACK, List.of(keys.packs(), keys.condemnedPacks()),
-                List.of(pack.toString(), Long.toString(PACK_CONDEMNATION_LIFETIME.toMillis())));
+    public boolean condemnPack(Digest pack, long retiredBeforeMillis) throws IOException {
+        List<Object> reply = run("condemn pack " + pack, CONDEMN_PACK,
+                List.of(keys.packs(), keys.condemnedPacks(), keys.retiredPacks()),
+                List.of(pack.toString(), Long.toString(PACK_CONDEMNATION_LIFETIME.toMillis()), Long.toString(retiredBeforeMillis)));
         return Long.valueOf(1).equals(reply.get(1));
     }
 

@@ -301,11 +301,11 @@ public abstract class DedupIndexContract {
         DedupIndex index = newIndex();
         Digest a = digest("a");
         store(index, a);
-        assertThat(index.condemnPack(PACK)).as("stored").isFalse();
+        assertThat(index.condemnPack(PACK, Long.MAX_VALUE)).as("stored").isFalse();
         Digest orphan = digest("orphan pack");
 
-        assertThat(index.condemnPack(orphan)).isTrue();
-        assertThat(sameIndex().condemnPack(orphan)).as("marked already").isFalse();
+        assertThat(index.condemnPack(orphan, 0)).isTrue();
+        assertThat(sameIndex().condemnPack(orphan, 0)).as("marked already").isFalse();
         Map<Digest, FileLocation> files = Map.of(digest("b"), new FileLocation(orphan, 0, 10, 20));
         assertThatThrownBy(() -> sameIndex().packStored(orphan, 10, files))
                 .isInstanceOf(PackCondemnedException.class);
@@ -327,6 +327,8 @@ public abstract class DedupIndexContract {
         assertThat(index.totals().storedBytes()).isZero();
         assertThat(index.sparsePacks(1, 10)).isEmpty();
         assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).containsExactly(PACK);
+        assertThat(index.condemnPack(PACK, System.currentTimeMillis() - 60_000)).as("retired within the grace").isFalse();
+        assertThat(index.condemnPack(PACK, System.currentTimeMillis() + 60_000)).isTrue();
     }
 
     @Test
@@ -342,6 +344,6 @@ public abstract class DedupIndexContract {
         assertThat(index.relocate(PACK, 1, Optional.empty())).as("stored again: another generation").isFalse();
 
         assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).isEmpty();
-        assertThat(index.condemnPack(PACK)).isFalse();
+        assertThat(index.condemnPack(PACK, Long.MAX_VALUE)).isFalse();
     }
 }
