@@ -23,8 +23,10 @@ import java.util.Map;
 
 /**
  * Everything a restore needs for one deduplicated layer, in one object: the recipe, and where each
- * of its files is stored. With the locations here, a restore reads this record and then the packs,
- * and never consults the file index (Redis or SQLite); the index serves the dedup workers.
+ * of its files was stored when the layer was deduplicated. The garbage collector's pack rewriting
+ * moves files by switching the file index alone, so readers take the current locations from the index
+ * ({@link StoredFiles#located}); these are what the layer's proof read, and what a rebuild of the index
+ * starts from (following the moves recorded in the bucket).
  * The binary layout is in {@code docs/recipe-format.md} ("Layer record").
  *
  * @param files the location of every distinct file the recipe references, by the file's sha256
