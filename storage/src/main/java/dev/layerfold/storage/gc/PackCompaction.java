@@ -20,6 +20,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class PackCompaction {
 
+    private static final System.Logger LOG = System.getLogger(PackCompaction.class.getName());
+
     /** What one pass did. */
     public record Result(long packsRewritten, long bytesReclaimed, long retiredPacksDeleted, boolean stoppedEarly) {
     }
@@ -54,7 +56,14 @@ public final class PackCompaction {
             }
             // The pack is read once and its live share written once: pace by what is read.
             bytes.pace(use.size());
-            Optional<PackCopy> copy = copier.copyLive(use.pack());
+            Optional<PackCopy> copy;
+            try {
+                copy = copier.copyLive(use.pack());
+            } catch (IOException e) {
+                // A damaged or missing pack must not stop the others: the checker reports its files.
+                LOG.log(System.Logger.Level.WARNING, "cannot rewrite pack " + use.pack() + "; it stays as it is", e);
+                continue;
+            }
             observer.packCopied(use.pack(), copy);
             if (index.relocate(use.pack(), use.generation(), copy)) {
                 rewritten++;
