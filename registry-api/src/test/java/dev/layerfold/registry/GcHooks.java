@@ -59,6 +59,21 @@ public final class GcHooks {
             }
 
             @Override
+            public boolean nominate(Digest digest, long sinceMillis) throws IOException {
+                return index.nominate(digest, sinceMillis);
+            }
+
+            @Override
+            public Optional<Digest> sweptUpTo() throws IOException {
+                return index.sweptUpTo();
+            }
+
+            @Override
+            public void sweptUpTo(Optional<Digest> digest) throws IOException {
+                index.sweptUpTo(digest);
+            }
+
+            @Override
             public List<Digest> candidates(Duration grace, int limit) throws IOException {
                 return index.candidates(grace, limit);
             }

@@ -153,7 +153,7 @@ public final class LayerRestorer {
     /** Starts a rebuild that requests for the same layer join while it runs. */
     private SharedRebuild start(Digest layer, LayerState.Deduplicated state) {
         try {
-            LayerRecord record = storedFiles.record(state.record());
+            LayerRecord record = StoredFiles.located(storedFiles.record(state.record()), index);
             SharedRebuild shared = new SharedRebuild(spoolDirectory);
             PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
             rebuilds.execute(() -> rebuild(layer, record, files, shared));

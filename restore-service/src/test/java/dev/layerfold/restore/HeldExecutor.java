@@ -9,21 +9,24 @@ import java.util.concurrent.TimeUnit;
 final class HeldExecutor extends AbstractExecutorService {
 
     private final List<Runnable> held = new ArrayList<>();
+    private int heldSoFar;
 
     @Override
     public synchronized void execute(Runnable task) {
         held.add(task);
+        heldSoFar++;
     }
 
     synchronized int heldSoFar() {
-        return held.size();
+        return heldSoFar;
     }
 
-    /** Runs every task held so far, on the calling thread. */
+    /** Runs every task held and not run yet, on the calling thread. */
     void runHeld() {
         List<Runnable> tasks;
         synchronized (this) {
             tasks = List.copyOf(held);
+            held.clear();
         }
         tasks.forEach(Runnable::run);
     }

@@ -1,6 +1,7 @@
 package dev.layerfold.server;
 
 import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.registry.manifest.Retention;
 import dev.layerfold.storage.blob.BlobContent;
@@ -48,9 +49,10 @@ public class GcConfiguration {
     GarbageCollector garbageCollector(BlobStore blobs, MetadataStore metadata, GcIndex index, DedupIndex dedup,
                                       ManifestTargets targets, ObjectProvider<Leases> leases, GcProperties gc) {
         GcSettings settings = new GcSettings(gc.grace(), gc.deletesPerSecond(), GcSettings.DEFAULTS.pageSize(),
-                gc.unreferencedFileAge());
+                gc.unreferencedFileAge(), gc.packLiveShare(), gc.packGrace(), gc.rewriteBytesPerSecond().toBytes(),
+                gc.sweepObjectsPerRun());
         return new GarbageCollector(blobs, metadata, index,
-                Optional.of(new GarbageCollector.Dedup(dedup, new StoredFiles(blobs))), targets,
+                Optional.of(new GarbageCollector.Dedup(dedup, new StoredFiles(blobs), new LivePackCopier(blobs, dedup))), targets,
                 Optional.ofNullable(leases.getIfAvailable()), settings, Clock.systemUTC(), GarbageCollector.Observer.NONE);
     }
 

@@ -92,6 +92,10 @@ class GcEndpoint {
         body.put("layersReleased", report.layersReleased());
         body.put("filesForgotten", report.filesForgotten());
         body.put("packBytesFreed", report.packBytesFreed());
+        body.put("orphansNominated", report.orphansNominated());
+        body.put("packsRewritten", report.packsRewritten());
+        body.put("packBytesReclaimed", report.packBytesReclaimed());
+        body.put("retiredPacksDeleted", report.retiredPacksDeleted());
         body.put("stoppedEarly", report.stoppedEarly());
         return body;
     }

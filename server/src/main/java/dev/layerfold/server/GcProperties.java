@@ -9,6 +9,7 @@ import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * {@code layerfold.gc.*}: the garbage collector. Every property also comes from the environment,
@@ -20,6 +21,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                            than any push takes between its first blob and its manifest
  * @param deletesPerSecond    at most this many deletes a second, so clients do not notice the collector
  * @param unreferencedFileAge deduplicated files no layer references are forgotten once stored this long
+ * @param packLiveShare       a pack is rewritten once the share of its bytes still live falls below this
+ * @param packGrace           a rewritten pack is deleted this long after its files moved (longer than a dedup
+ *                            worker's 30-minute limit and any rebuild that looked its files up before)
+ * @param rewriteBytesPerSecond pack bytes read per second for rewriting, at most
+ * @param sweepObjectsPerRun  objects of the bucket each run lists (from where the last stopped) for what no
+ *                            index knows; those older than the grace are collected like any candidate
  * @param retention           retention rules, the first whose {@code repositories} names a repository
  *                            governing it; applied before each scheduled collection
  */
@@ -29,6 +36,10 @@ public record GcProperties(
         @DefaultValue("24h") Duration grace,
         @DefaultValue("50") double deletesPerSecond,
         @DefaultValue("1h") Duration unreferencedFileAge,
+        @DefaultValue("0.5") double packLiveShare,
+        @DefaultValue("1h") Duration packGrace,
+        @DefaultValue("32MB") DataSize rewriteBytesPerSecond,
+        @DefaultValue("10000") long sweepObjectsPerRun,
         List<Rule> retention) {
 
     public GcProperties {

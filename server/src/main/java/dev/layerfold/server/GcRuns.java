@@ -22,6 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Runs the collector on a schedule or on demand, one run at a time in this process, and publishes
  * what the runs did: {@code layerfold.gc.reclaimed.bytes}, {@code layerfold.gc.removed.objects},
+ * {@code layerfold.gc.packs.reclaimed.bytes}, {@code layerfold.gc.packs.rewritten},
  * {@code layerfold.gc.last.run.seconds} (epoch) and {@code layerfold.gc.check.problems}.
  */
 final class GcRuns implements AutoCloseable {
@@ -34,6 +35,8 @@ final class GcRuns implements AutoCloseable {
     private final List<RetentionPolicy> policies;
     private final Counter reclaimed;
     private final Counter removed;
+    private final Counter packBytesReclaimed;
+    private final Counter packsRewritten;
     private final AtomicLong lastRun = new AtomicLong();
     private final AtomicLong problems = new AtomicLong();
     private final ReentrantLock oneAtATime = new ReentrantLock();
@@ -50,6 +53,11 @@ final class GcRuns implements AutoCloseable {
                 .description("bytes the garbage collector deleted").register(registry);
         this.removed = Counter.builder("layerfold.gc.removed").baseUnit("objects")
                 .description("blobs and manifests the garbage collector deleted").register(registry);
+        this.packBytesReclaimed = Counter.builder("layerfold.gc.packs.reclaimed").baseUnit("bytes")
+                .description("bytes of sparse packs less those of their rewrites (the old packs go a pack grace later)")
+                .register(registry);
+        this.packsRewritten = Counter.builder("layerfold.gc.packs.rewritten").baseUnit("packs")
+                .description("sparse packs whose live files were moved to a new pack").register(registry);
         registry.gauge("layerfold.gc.last.run.seconds", lastRun);
         registry.gauge("layerfold.gc.check.problems", problems);
     }
@@ -65,7 +73,9 @@ final class GcRuns implements AutoCloseable {
             Optional<CollectionReport> report = collector.collect();
             report.ifPresent(done -> {
                 reclaimed.increment(done.bytesReclaimed());
-                removed.increment(done.blobsRemoved());
+                removed.increment(done.blobsRemoved() + done.retiredPacksDeleted());
+                packBytesReclaimed.increment(done.packBytesReclaimed());
+                packsRewritten.increment(done.packsRewritten());
                 lastRun.set(done.finished().getEpochSecond());
             });
             return report;

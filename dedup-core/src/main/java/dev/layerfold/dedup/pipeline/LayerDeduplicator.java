@@ -20,6 +20,7 @@ import dev.layerfold.storage.dedup.FileClaim;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.LayerTask;
+import dev.layerfold.storage.dedup.PackCondemnedException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -121,7 +122,12 @@ public final class LayerDeduplicator {
             }
             sink.finish();
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
-            long packBytes = storeNewFiles(spool, worker, locations);
+            long packBytes;
+            try {
+                packBytes = storeNewFiles(spool, worker, locations);
+            } catch (PackCondemnedException e) {
+                return DedupOutcome.retry(e.getMessage());
+            }
             if (packBytes < 0) {
                 return DedupOutcome.retry("files of this layer are being stored by another worker");
             }

@@ -23,8 +23,10 @@ import java.util.Map;
 
 /**
  * Everything a restore needs for one deduplicated layer, in one object: the recipe, and where each
- * of its files is stored. With the locations here, a restore reads this record and then the packs,
- * and never consults the file index (Redis or SQLite); the index serves the dedup workers.
+ * of its files was stored when the layer was deduplicated. The garbage collector's pack rewriting
+ * moves files by switching the file index alone, so readers take the current locations from the index
+ * ({@link StoredFiles#located}); these are what the layer's proof read, and what a rebuild of the index
+ * starts from (following the moves recorded in the bucket).
  * The binary layout is in {@code docs/recipe-format.md} ("Layer record").
  *
  * @param files the location of every distinct file the recipe references, by the file's sha256
@@ -38,8 +40,16 @@ public record LayerRecord(Recipe recipe, Map<Digest, FileLocation> files) {
     private static final int MAX_PACKS = 1 << 20;
     private static final int MAX_RECIPE = 64 << 20;
 
+    /** How many first bytes tell a record from other blobs. */
+    public static final int MAGIC_LENGTH = MAGIC.length;
+
     public LayerRecord {
         files = Map.copyOf(files);
+    }
+
+    /** Whether a blob's first {@link #MAGIC_LENGTH} bytes are a layer record's. */
+    public static boolean startsWithMagic(byte[] head) {
+        return Arrays.equals(head, MAGIC);
     }
 
     public FileLocation location(FileRef ref) {

@@ -6,6 +6,7 @@ import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import java.io.ByteArrayInputStream;
@@ -13,9 +14,11 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads stored files back from their packs: the compressed frame by a ranged read, decompressed,
@@ -94,9 +97,32 @@ public final class StoredFiles implements LayerRecordFiles {
         return LayerRecord.read(new ByteArrayInputStream(readObject(record)));
     }
 
+    /**
+     * The record with every file where the index locates it now. A record keeps the locations its layer
+     * was written with; rewriting a pack moves files by switching the index alone, and the old pack stays
+     * for the collector's pack grace, so a reader that located its files before the switch still finishes.
+     * A file the index no longer knows (the layer was released meanwhile) keeps the record's location.
+     */
+    public static LayerRecord located(LayerRecord record, DedupIndex index) throws IOException {
+        Map<Digest, FileLocation> current = new HashMap<>(record.files());
+        current.putAll(index.files(record.files().keySet()));
+        return new LayerRecord(record.recipe(), current);
+    }
+
     @Override
     public Map<Digest, FileLocation> files(Digest record) throws IOException {
         return record(record).files();
+    }
+
+    @Override
+    public boolean isRecord(Digest object) throws IOException {
+        Optional<InputStream> head = blobs.open(object, 0, LayerRecord.MAGIC_LENGTH);
+        if (head.isEmpty()) {
+            return false;
+        }
+        try (InputStream in = head.get()) {
+            return LayerRecord.startsWithMagic(in.readNBytes(LayerRecord.MAGIC_LENGTH));
+        }
     }
 
     @Override

@@ -55,6 +55,14 @@ public interface BlobStore {
         return Optional.empty();
     }
 
+    /**
+     * Up to {@code limit} published blobs whose digests, as text ({@code sha256:<hex>}), come after
+     * {@code after}, in that order: a listing resumed from the last digest it returned goes on where it
+     * stopped, also in another process. A blob published again while it exists may keep its first time.
+     * For the collector's sweep of what no index knows; never on a request's path.
+     */
+    List<ListedBlob> list(Optional<Digest> after, int limit) throws IOException;
+
     /** Deletes a published blob; returns false if it did not exist. */
     boolean delete(Digest digest) throws IOException;
 

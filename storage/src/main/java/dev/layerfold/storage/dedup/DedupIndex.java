@@ -4,6 +4,7 @@ import dev.layerfold.storage.Digest;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -21,6 +22,10 @@ import java.util.Optional;
  *   <li>{@link #releaseLayer} gives those references back. A file with no reference may be reclaimed
  *       (its pack rewritten) by {@link #forgetUnreferenced}, which in the same atomic step re-checks
  *       that nothing references it, so a commit racing it either keeps the file or fails.</li>
+ *   <li>A pack is rewritten by copying its live files into a new pack and {@linkplain #relocate switching}
+ *       their locations in one step; the old pack is then <em>retired</em> and deleted a grace period
+ *       later, under a {@linkplain #condemnPack mark} that {@link #packStored} refuses, so a worker that
+ *       writes the same pack bytes again never has them deleted under it (docs/design.md, "Pack rewriting").</li>
  * </ul>
  */
 public interface DedupIndex {
@@ -45,9 +50,45 @@ public interface DedupIndex {
      * Records files written to a pack of {@code packSize} bytes, and drops their claims. A file
      * recorded already keeps its first location (the later copy is garbage in its pack). The pack's
      * bytes count as stored from here on, once however often it is recorded, whether or not a layer
-     * is ever committed with it: that is what the storage holds.
+     * is ever committed with it: that is what the storage holds. A retired pack stored again is no longer
+     * retired.
+     *
+     * @throws PackCondemnedException if the pack is being deleted (a worker wrote bytes identical to a
+     *                                pack the collector is deleting): the worker tries the layer again later
      */
     void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException;
+
+    /**
+     * Packs whose {@linkplain PackUse#liveShare live share} is below {@code liveShare}, fewest live bytes
+     * first, up to {@code limit}. The dead bytes are those of files {@link #forgetUnreferenced} forgot.
+     */
+    List<PackUse> sparsePacks(double liveShare, int limit) throws IOException;
+
+    /**
+     * Atomically, if {@code from} is a stored pack and no files were recorded in it since
+     * {@code generation} ({@link PackUse#generation}): every file of the copy whose location is still
+     * its old offset in {@code from} now lives at its location in the copy's pack, which counts as stored
+     * instead of {@code from}; {@code from} is retired from now (the store's clock). Files forgotten
+     * meanwhile are not moved (their bytes in the copy count as dead). With no copy (nothing in
+     * {@code from} was live), {@code from} is only retired. False, changing nothing, otherwise.
+     */
+    boolean relocate(Digest from, long generation, Optional<PackCopy> copy) throws IOException;
+
+    /** Packs retired before {@code retiredBeforeMillis} (the store's clock) and not stored again since, up to {@code limit}. */
+    List<Digest> retiredPacks(long retiredBeforeMillis, int limit) throws IOException;
+
+    /**
+     * Marks a pack the index does not count as stored (retired before {@code retiredBeforeMillis}, or
+     * never recorded) as being deleted: {@link #packStored} refuses it for {@link #PACK_CONDEMNATION_LIFETIME}
+     * or until {@link #buryPack}. False if it is stored, retired since, or marked already by a mark still valid.
+     */
+    boolean condemnPack(Digest pack, long retiredBeforeMillis) throws IOException;
+
+    /** The condemned pack's bytes are gone: forgets its mark and that it was retired. */
+    void buryPack(Digest pack) throws IOException;
+
+    /** How long a pack's condemnation holds; the collector deletes only within the first half of it. */
+    Duration PACK_CONDEMNATION_LIFETIME = Duration.ofMinutes(2);
 
     Optional<LayerState> layer(Digest layer) throws IOException;
 

@@ -15,6 +15,13 @@ public interface LayerRecordFiles {
     /** Each file the record {@code record} holds, once, with where it is stored. */
     Map<Digest, FileLocation> files(Digest record) throws IOException;
 
+    /**
+     * Whether the blob is a layer record (by its first bytes), so that the collector's sweep of objects
+     * no index knows leaves records alone: an orphaned one is small, and one a worker is about to commit
+     * must not go.
+     */
+    boolean isRecord(Digest object) throws IOException;
+
     /** The size of a pack a record names, so that a rebuilt index counts the bytes stored. */
     long packSize(Digest pack) throws IOException;
 }

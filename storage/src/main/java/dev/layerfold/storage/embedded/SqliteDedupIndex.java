@@ -6,6 +6,9 @@ import dev.layerfold.storage.dedup.DedupTotals;
 import dev.layerfold.storage.dedup.FileClaim;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.PackCondemnedException;
+import dev.layerfold.storage.dedup.PackCopy;
+import dev.layerfold.storage.dedup.PackUse;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -86,7 +89,14 @@ final class SqliteDedupIndex implements DedupIndex {
     @Override
     public void packStored(Digest pack, long packSize, Map<Digest, FileLocation> files) throws IOException {
         long now = clock.millis();
-        db.write(c -> {
+        boolean stored = db.write(c -> {
+            if (condemned(c, pack, now)) {
+                return false;
+            }
+            update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", pack.toString());
+            update(c, """
+                    INSERT INTO dedup_pack_use (digest, generation) VALUES (?, 1)
+                    ON CONFLICT (digest) DO UPDATE SET generation = generation + 1""", pack.toString());
             try (PreparedStatement insert = c.prepareStatement("""
                     INSERT INTO dedup_files (digest, pack, offset, length, size, stored_at_millis) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (digest) DO NOTHING""");
@@ -108,8 +118,165 @@ final class SqliteDedupIndex implements DedupIndex {
                     unclaim.executeUpdate();
                 }
             }
-            return null;
+            return true;
         });
+        if (!stored) {
+            throw new PackCondemnedException(pack);
+        }
+    }
+
+    @Override
+    public List<PackUse> sparsePacks(double liveShare, int limit) throws IOException {
+        return db.read(c -> {
+            List<PackUse> packs = new ArrayList<>();
+            try (PreparedStatement query = c.prepareStatement("""
+                    SELECT p.digest, p.size, d.dead, d.generation FROM dedup_packs p JOIN dedup_pack_use d ON d.digest = p.digest
+                    WHERE p.size - d.dead < ? * p.size ORDER BY p.size - d.dead LIMIT ?""")) {
+                query.setDouble(1, liveShare);
+                query.setInt(2, limit);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        packs.add(new PackUse(Digest.parse(rows.getString(1)), rows.getLong(2), rows.getLong(3), rows.getLong(4)));
+                    }
+                }
+            }
+            return packs;
+        });
+    }
+
+    @Override
+    public boolean relocate(Digest from, long generation, Optional<PackCopy> copy) throws IOException {
+        long now = clock.millis();
+        return db.write(c -> {
+            if (!isStoredPack(c, from) || generation(c, from) != generation) {
+                return false;
+            }
+            if (copy.isPresent()) {
+                switchTo(c, from, copy.get());
+            }
+            update(c, "DELETE FROM dedup_packs WHERE digest = ?", from.toString());
+            // The generation stays: a worker storing the same bytes again must not bring an old one back.
+            update(c, "UPDATE dedup_pack_use SET dead = 0 WHERE digest = ?", from.toString());
+            update(c, """
+                    INSERT INTO dedup_pack_marks (digest, retired_at_millis) VALUES (?, ?)
+                    ON CONFLICT (digest) DO UPDATE SET retired_at_millis = excluded.retired_at_millis""", from.toString(), now);
+            return true;
+        });
+    }
+
+    private static void switchTo(Connection c, Digest from, PackCopy copy) throws SQLException {
+        long live = 0;
+        try (PreparedStatement move = c.prepareStatement("""
+                UPDATE dedup_files SET pack = ?, offset = ?, length = ?, size = ?
+                WHERE digest = ? AND pack = ? AND offset = ?""")) {
+            for (Map.Entry<Digest, FileLocation> file : copy.locations().entrySet()) {
+                FileLocation location = file.getValue();
+                move.setString(1, copy.pack().toString());
+                move.setLong(2, location.offset());
+                move.setLong(3, location.length());
+                move.setLong(4, location.size());
+                move.setString(5, file.getKey().toString());
+                move.setString(6, from.toString());
+                move.setLong(7, copy.oldOffsets().get(file.getKey()));
+                if (move.executeUpdate() == 1) {
+                    live += location.length();
+                }
+            }
+        }
+        update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", copy.pack().toString());
+        if (!isStoredPack(c, copy.pack())) {
+            update(c, "INSERT INTO dedup_packs (digest, size) VALUES (?, ?)", copy.pack().toString(), copy.size());
+            update(c, """
+                    INSERT INTO dedup_pack_use (digest, dead, generation) VALUES (?, ?, 1)
+                    ON CONFLICT (digest) DO UPDATE SET dead = excluded.dead, generation = generation + 1""",
+                    copy.pack().toString(), copy.size() - live);
+        }
+    }
+
+    private static long generation(Connection c, Digest pack) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT generation FROM dedup_pack_use WHERE digest = ?")) {
+            query.setString(1, pack.toString());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
+            }
+        }
+    }
+
+    @Override
+    public List<Digest> retiredPacks(long retiredBeforeMillis, int limit) throws IOException {
+        return db.read(c -> {
+            List<Digest> packs = new ArrayList<>();
+            try (PreparedStatement query = c.prepareStatement("""
+                    SELECT digest FROM dedup_pack_marks WHERE retired_at_millis < ? ORDER BY retired_at_millis LIMIT ?""")) {
+                query.setLong(1, retiredBeforeMillis);
+                query.setInt(2, limit);
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        packs.add(Digest.parse(rows.getString(1)));
+                    }
+                }
+            }
+            return packs;
+        });
+    }
+
+    @Override
+    public boolean condemnPack(Digest pack, long retiredBeforeMillis) throws IOException {
+        long now = clock.millis();
+        return db.write(c -> {
+            if (isStoredPack(c, pack) || condemned(c, pack, now)) {
+                return false;
+            }
+            try (PreparedStatement retired = c.prepareStatement(
+                    "SELECT 1 FROM dedup_pack_marks WHERE digest = ? AND retired_at_millis >= ?")) {
+                retired.setString(1, pack.toString());
+                retired.setLong(2, retiredBeforeMillis);
+                try (ResultSet row = retired.executeQuery()) {
+                    if (row.next()) {
+                        return false;
+                    }
+                }
+            }
+            update(c, """
+                    INSERT INTO dedup_pack_marks (digest, condemned_at_millis) VALUES (?, ?)
+                    ON CONFLICT (digest) DO UPDATE SET condemned_at_millis = excluded.condemned_at_millis""", pack.toString(), now);
+            return true;
+        });
+    }
+
+    @Override
+    public void buryPack(Digest pack) throws IOException {
+        db.write(c -> update(c, "DELETE FROM dedup_pack_marks WHERE digest = ?", pack.toString())
+                + update(c, "DELETE FROM dedup_pack_use WHERE digest = ?", pack.toString()));
+    }
+
+    private static boolean isStoredPack(Connection c, Digest pack) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement("SELECT 1 FROM dedup_packs WHERE digest = ?")) {
+            query.setString(1, pack.toString());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private static boolean condemned(Connection c, Digest pack, long now) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement(
+                "SELECT 1 FROM dedup_pack_marks WHERE digest = ? AND condemned_at_millis > ?")) {
+            query.setString(1, pack.toString());
+            query.setLong(2, now - PACK_CONDEMNATION_LIFETIME.toMillis());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private static int update(Connection c, String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
+        }
     }
 
     @Override
@@ -208,12 +375,20 @@ final class SqliteDedupIndex implements DedupIndex {
         return db.write(c -> {
             List<Digest> forgotten = new ArrayList<>();
             try (PreparedStatement delete = c.prepareStatement(
-                    "DELETE FROM dedup_files WHERE digest = ? AND refs = 0 AND stored_at_millis < ?")) {
+                    "DELETE FROM dedup_files WHERE digest = ? AND refs = 0 AND stored_at_millis < ? RETURNING pack, length");
+                 PreparedStatement dead = c.prepareStatement("""
+                         INSERT INTO dedup_pack_use (digest, dead) VALUES (?, ?)
+                         ON CONFLICT (digest) DO UPDATE SET dead = dead + excluded.dead""")) {
                 for (Digest file : files) {
                     delete.setString(1, file.toString());
                     delete.setLong(2, storedBeforeMillis);
-                    if (delete.executeUpdate() == 1) {
-                        forgotten.add(file);
+                    try (ResultSet row = delete.executeQuery()) {
+                        if (row.next()) {
+                            forgotten.add(file);
+                            dead.setString(1, row.getString(1));
+                            dead.setLong(2, row.getLong(2));
+                            dead.executeUpdate();
+                        }
                     }
                 }
             }

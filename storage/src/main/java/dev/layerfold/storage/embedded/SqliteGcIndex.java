@@ -153,6 +153,48 @@ final class SqliteGcIndex implements GcIndex {
     }
 
     @Override
+    public boolean nominate(Digest digest, long sinceMillis) throws IOException {
+        long now = clock.millis();
+        return db.write(c -> {
+            if (candidateSince(c, digest).isPresent() || countReferences(c, digest) > 0 || markedAt(c, digest).isPresent()) {
+                return false;
+            }
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO gc_candidates (digest, since_millis) VALUES (?, ?)")) {
+                insert.setString(1, digest.toString());
+                insert.setLong(2, Math.min(sinceMillis, now));
+                insert.executeUpdate();
+            }
+            return true;
+        });
+    }
+
+    @Override
+    public Optional<Digest> sweptUpTo() throws IOException {
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement("SELECT after FROM gc_sweep");
+                 ResultSet row = query.executeQuery()) {
+                return row.next() ? Optional.of(Digest.parse(row.getString(1))) : Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public void sweptUpTo(Optional<Digest> digest) throws IOException {
+        db.write(c -> {
+            try (PreparedStatement clear = c.prepareStatement("DELETE FROM gc_sweep")) {
+                clear.executeUpdate();
+            }
+            if (digest.isPresent()) {
+                try (PreparedStatement insert = c.prepareStatement("INSERT INTO gc_sweep (one, after) VALUES (1, ?)")) {
+                    insert.setString(1, digest.get().toString());
+                    insert.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
     public Optional<Condemnation> condemn(Digest digest, Duration grace) throws IOException {
         long now = clock.millis();
         long cutoff = now - grace.toMillis();

@@ -111,6 +111,16 @@ final class SqliteSchema {
               digest TEXT PRIMARY KEY,
               size INTEGER NOT NULL
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_pack_use (
+              digest TEXT PRIMARY KEY,
+              dead INTEGER NOT NULL DEFAULT 0,
+              generation INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dedup_pack_marks (
+              digest TEXT PRIMARY KEY,
+              retired_at_millis INTEGER,
+              condemned_at_millis INTEGER
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS layer_pulls (
               digest TEXT PRIMARY KEY,
               pulls REAL NOT NULL,
@@ -144,6 +154,10 @@ final class SqliteSchema {
               digest TEXT PRIMARY KEY,
               at_millis INTEGER NOT NULL
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_sweep (
+              one INTEGER PRIMARY KEY CHECK (one = 1),
+              after TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS gc_complete (
               one INTEGER PRIMARY KEY CHECK (one = 1),
               since_millis INTEGER NOT NULL

@@ -2,6 +2,7 @@ package dev.layerfold.storage.filesystem;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.blob.ListedBlob;
 import dev.layerfold.storage.blob.UploadNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -230,6 +231,57 @@ public final class FilesystemBlobStore implements BlobStore {
             }
         }
         return aborted;
+    }
+
+    /** Walks {@code blobs/<algorithm>/<first two hex>/<hex>} in digest order, skipping directories wholly before {@code after}. */
+    @Override
+    public List<ListedBlob> list(Optional<Digest> after, int limit) throws IOException {
+        String from = after.map(Digest::toString).orElse("");
+        List<ListedBlob> listed = new ArrayList<>();
+        for (Path algorithm : sortedEntries(blobs)) {
+            String prefix = algorithm.getFileName() + ":";
+            for (Path shard : sortedEntries(algorithm)) {
+                if ((prefix + shard.getFileName() + "\uffff").compareTo(from) <= 0) {
+                    continue;
+                }
+                for (Path file : sortedEntries(shard)) {
+                    String text = prefix + file.getFileName();
+                    if (text.compareTo(from) <= 0) {
+                        continue;
+                    }
+                    Optional<Digest> digest = parseDigest(text);
+                    if (digest.isEmpty()) {
+                        continue;
+                    }
+                    try {
+                        listed.add(new ListedBlob(digest.get(), Files.getLastModifiedTime(file).toInstant()));
+                    } catch (NoSuchFileException deletedMeanwhile) {
+                        continue;
+                    }
+                    if (listed.size() == limit) {
+                        return listed;
+                    }
+                }
+            }
+        }
+        return listed;
+    }
+
+    private static List<Path> sortedEntries(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        try (var entries = Files.list(directory)) {
+            return entries.sorted((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString())).toList();
+        }
+    }
+
+    private static Optional<Digest> parseDigest(String text) {
+        try {
+            return Optional.of(Digest.parse(text));
+        } catch (IllegalArgumentException notABlob) {
+            return Optional.empty();
+        }
     }
 
     private Path blobPath(Digest digest) {

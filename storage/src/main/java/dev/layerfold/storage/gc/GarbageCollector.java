@@ -7,6 +7,8 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.PackCopier;
+import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
@@ -22,11 +24,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 
 /**
  * Removes what no manifest of any repository references, while the registry serves (the protocol
  * and why it is safe: docs/design.md, "Garbage collection"). It works from the candidates of the
- * {@link GcIndex}, never by listing the bucket, and paces its deletes.
+ * {@link GcIndex}, to which a bounded sweep of the bucket's listing per run adds objects no index knows
+ * ({@link OrphanSweep}); where deduplication runs it then rewrites sparse packs ({@link PackCompaction}).
+ * Every delete is paced.
  *
  * <p>Given {@link Leases}, one process collects at a time; without (a local directory), each on its
  * own, which is safe because a digest is condemned by one collector only.
@@ -44,10 +49,18 @@ public final class GarbageCollector {
         /** The digest was condemned and nothing of it is deleted yet. */
         default void condemned(GcIndex.Condemnation condemnation) throws IOException {
         }
+
+        /** A sparse pack's live files were copied (or none was live); the index is not switched yet. */
+        default void packCopied(Digest pack, Optional<PackCopy> copy) throws IOException {
+        }
+
+        /** A retired pack was condemned and is not deleted yet. */
+        default void packCondemned(Digest pack) throws IOException {
+        }
     }
 
-    /** The dedup pipeline's index and the reader of its layer records, where deduplication runs. */
-    public record Dedup(DedupIndex index, LayerRecordFiles records) {
+    /** The dedup pipeline's index, the reader of its layer records and the copier of its packs, where deduplication runs. */
+    public record Dedup(DedupIndex index, LayerRecordFiles records, PackCopier packs) {
     }
 
     private final BlobStore blobs;
@@ -103,7 +116,7 @@ public final class GarbageCollector {
         Instant started = clock.instant();
         if (index.completeSince().isEmpty()) {
             rebuild.run();
-            return new CollectionReport(started, clock.instant(), true, 0, 0, 0, 0, 0, 0, false);
+            return new CollectionReport(started, clock.instant(), true, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false);
         }
         Tally tally = new Tally();
         Pacer pacer = new Pacer(settings.deletesPerSecond());
@@ -111,7 +124,11 @@ public final class GarbageCollector {
         // not) come back on the next page: the run ends at a page of nothing new.
         Set<Digest> seen = new HashSet<>();
         boolean stopped = false;
+        BooleanSupplier mayGoOn = () -> lease.isEmpty() || lease.get().isHeld();
         try {
+            OrphanSweep.Result swept = new OrphanSweep(blobs, index, settings, clock).run(mayGoOn, pacer);
+            tally.orphansNominated = swept.nominated();
+            stopped = swept.stoppedEarly();
             while (!stopped) {
                 List<Digest> fresh = index.candidates(settings.grace(), settings.pageSize()).stream()
                         .filter(seen::add).toList();
@@ -134,12 +151,21 @@ public final class GarbageCollector {
                     }
                 }
             }
+            if (!stopped && dedup.isPresent()) {
+                PackCompaction.Result packs = new PackCompaction(blobs, dedup.get().index(), dedup.get().packs(), settings,
+                        clock, observer).run(mayGoOn);
+                tally.packsRewritten = packs.packsRewritten();
+                tally.packBytesReclaimed = packs.bytesReclaimed();
+                tally.retiredPacksDeleted = packs.retiredPacksDeleted();
+                stopped = packs.stoppedEarly();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("garbage collection interrupted");
         }
         return new CollectionReport(started, clock.instant(), false, tally.judged, tally.removed, tally.bytes,
-                tally.released, tally.forgotten, tally.packBytes, stopped);
+                tally.released, tally.forgotten, tally.packBytes, tally.orphansNominated, tally.packsRewritten, tally.packBytesReclaimed,
+                tally.retiredPacksDeleted, stopped);
     }
 
     /**
@@ -155,6 +181,10 @@ public final class GarbageCollector {
             }
             release(digest, layer, pacer, tally);
         }
+        if (dedup.isPresent() && !isDedupGarbage(digest)) {
+            index.bury(condemnation);
+            return true;
+        }
         Optional<Long> size = blobs.size(digest);
         pacer.pace();
         if (!index.stillCondemned(condemnation)) {
@@ -167,8 +197,24 @@ public final class GarbageCollector {
         for (RepositoryName repository : condemnation.linkedIn()) {
             metadata.unlinkBlob(repository, digest);
         }
+        if (dedup.isPresent()) {
+            dedup.get().index().buryPack(digest);
+        }
         index.bury(condemnation);
         return true;
+    }
+
+    /**
+     * Whether a condemned digest may go as far as deduplication is concerned. The GC index knows nothing
+     * of packs and records (nothing touches them), so one the sweep nominated may be in use: a stored
+     * pack is refused by {@link DedupIndex#condemnPack}, which otherwise marks it so that a worker writing
+     * the same pack again waits for the delete; a record is never deleted this way (an orphaned one is
+     * small, and one a worker is about to commit must stay), nor a pack retired within the pack grace
+     * (restores may still read it).
+     */
+    private boolean isDedupGarbage(Digest digest) throws IOException {
+        return !dedup.get().records().isRecord(digest)
+                && dedup.get().index().condemnPack(digest, clock.millis() - settings.packGrace().toMillis());
     }
 
     private void release(Digest layer, LayerState.Deduplicated state, Pacer pacer, Tally tally)
@@ -198,5 +244,9 @@ public final class GarbageCollector {
         long released;
         long forgotten;
         long packBytes;
+        long orphansNominated;
+        long packsRewritten;
+        long packBytesReclaimed;
+        long retiredPacksDeleted;
     }
 }

@@ -57,6 +57,19 @@ public interface GcIndex {
     /** How many (repository, manifest) pairs reference the digest. */
     long references(Digest target) throws IOException;
 
+    /**
+     * Makes a digest nothing knows (not referenced, not a candidate, not condemned) a candidate since
+     * {@code sinceMillis}: how the collector's sweep hands over an object it found in the bucket that no
+     * index names, stored at that time. False, changing nothing, if the index knows the digest; an upload
+     * touching it later makes it a candidate from then, as for any blob.
+     */
+    boolean nominate(Digest digest, long sinceMillis) throws IOException;
+
+    /** Where the collector's sweep of the bucket stopped: it goes on after this digest; empty to start over. */
+    Optional<Digest> sweptUpTo() throws IOException;
+
+    void sweptUpTo(Optional<Digest> digest) throws IOException;
+
     /** Up to {@code limit} candidates that became so at least {@code grace} ago, oldest first. */
     List<Digest> candidates(Duration grace, int limit) throws IOException;
 

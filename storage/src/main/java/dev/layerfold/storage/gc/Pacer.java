@@ -9,15 +9,20 @@ final class Pacer {
     private long next = System.nanoTime();
 
     Pacer(double perSecond) {
-        this.intervalNanos = (long) (1_000_000_000L / perSecond);
+        this.intervalNanos = Math.max(1, (long) (1_000_000_000L / perSecond));
     }
 
     /** Waits until the next call is due. */
     void pace() throws InterruptedException {
+        pace(1);
+    }
+
+    /** Waits until the next call is due, then counts this one as {@code units} (bytes, where the rate is bytes). */
+    void pace(long units) throws InterruptedException {
         long now = System.nanoTime();
         if (next > now) {
             Thread.sleep(Duration.ofNanos(next - now));
         }
-        next = Math.max(next, now) + intervalNanos;
+        next = Math.max(next, now) + intervalNanos * units;
     }
 }

@@ -25,7 +25,8 @@ import java.util.Set;
 /**
  * Proves the registry whole, from the links down to the bytes: every tag resolves, every manifest's
  * bytes and blobs exist (intact or rebuildable), the GC index holds every manifest's references,
- * every deduplicated layer's record and files are where the index says and hash right, and the file
+ * every deduplicated layer's record exists and its files are where the index says (never in a pack a
+ * rewrite retired) and hash right, and the file
  * reference counts agree with the layers. With repair on, it records missing references again from
  * the manifests (the bucket is the system of record); the rest it reports.
  *
@@ -91,6 +92,7 @@ public final class RegistryCheck {
         final Set<Digest> checkedBlobs = new HashSet<>();
         final Set<Digest> layers = new HashSet<>();
         final Set<Digest> checkedFiles = new HashSet<>();
+        Set<Digest> retired;
         /** For each file, how many distinct deduplicated layers the manifests reach hold it. */
         final Map<Digest, Long> layersHolding = new HashMap<>();
 
@@ -179,15 +181,27 @@ public final class RegistryCheck {
                 if (!checkedFiles.add(file.getKey())) {
                     continue;
                 }
+                // The index, not the record, says where a file is now: a pack rewrite switches the index alone.
                 Optional<FileLocation> indexed = dedup.get().index().file(file.getKey());
-                if (indexed.isEmpty() || !indexed.get().equals(file.getValue())) {
+                if (indexed.isEmpty()) {
                     problem(CheckReport.Kind.FILE_PROBLEM, repository, file.getKey(), "layer " + blob
-                            + "'s record places it at " + file.getValue() + ", the index at " + indexed.orElse(null), false);
-                } else if (!dedup.get().files().intact(file.getKey(), file.getValue())) {
+                            + "'s record names it, the index does not locate it", false);
+                } else if (retiredPacks().contains(indexed.get().pack())) {
+                    problem(CheckReport.Kind.FILE_PROBLEM, repository, file.getKey(), "the index places it in pack "
+                            + indexed.get().pack() + ", which a rewrite retired and the collector will delete", false);
+                } else if (!dedup.get().files().intact(file.getKey(), indexed.get())) {
                     problem(CheckReport.Kind.FILE_PROBLEM, repository, file.getKey(), "its bytes in pack "
-                            + file.getValue().pack() + " are gone or hash otherwise", false);
+                            + indexed.get().pack() + " are gone or hash otherwise", false);
                 }
             }
+        }
+
+        /** Packs a rewrite retired, read once per check: no file the index locates may be in one. */
+        Set<Digest> retiredPacks() throws IOException {
+            if (retired == null) {
+                retired = Set.copyOf(dedup.get().index().retiredPacks(Long.MAX_VALUE, Integer.MAX_VALUE));
+            }
+            return retired;
         }
 
         void checkCounts() throws IOException {

@@ -48,6 +48,26 @@ final class DedupKeys {
         return index + "packs";
     }
 
+    /** Hash: pack digest to the compressed bytes of its files forgotten since it was written. */
+    String packDead() {
+        return index + "pack-dead";
+    }
+
+    /** Hash: pack digest to how many times files were recorded in it (a rewrite's fencing token). */
+    String packGeneration() {
+        return index + "pack-generation";
+    }
+
+    /** Hash: pack digest to when it was retired by a rewrite (Redis clock, milliseconds). */
+    String retiredPacks() {
+        return index + "retired-packs";
+    }
+
+    /** Hash: pack digest to when the collector marked it for deletion (Redis clock, milliseconds). */
+    String condemnedPacks() {
+        return index + "condemned-packs";
+    }
+
     /** Hash: layer digest to its state. */
     String layers() {
         return index + "layers";

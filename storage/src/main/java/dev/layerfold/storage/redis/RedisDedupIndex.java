@@ -9,13 +9,18 @@ import dev.layerfold.storage.dedup.FileClaim;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.PackCondemnedException;
+import dev.layerfold.storage.dedup.PackCopy;
+import dev.layerfold.storage.dedup.PackUse;
 import dev.layerfold.storage.lease.Leases;
+import dev.layerfold.storage.s3.S3Bucket;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,6 +38,10 @@ import java.util.TreeMap;
  *   <li>{@code references}: file digest to its count, absent for none;</li>
  *   <li>{@code layers}: layer digest to its state, as in its bucket record ({@link DedupLayerRecords});</li>
  *   <li>{@code packs}: pack digest to its size, each pack counted once into the stored bytes;</li>
+ *   <li>{@code pack-dead}, {@code retired-packs}, {@code condemned-packs}: per pack, the bytes of files
+ *       forgotten from it, when a rewrite retired it, when the collector marked it for deletion; soft
+ *       state, not rebuilt (a retired pack Redis forgot is an orphan, which the collector's sweep takes);
+ *       where the files of a rewritten pack went is in the bucket ({@link PackMoves}), written first;</li>
  *   <li>{@code totals} and {@code intact}: running sums kept by the same scripts, so the totals cost
  *       one read rather than a scan;</li>
  *   <li>a key per claimed file, {@code SET ... PX} so a crashed worker's claims expire by themselves.</li>
@@ -85,20 +94,128 @@ final class RedisDedupIndex implements DedupIndex {
             end
             return answers""");
 
+    /** Sets {@code now}, the Redis clock in milliseconds. */
+    private static final String NOW = """
+            local clock = redis.call('time')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            """;
+
     /**
-     * KEYS: marker, files, packs, totals, the claim of each file. ARGV: fingerprint, pack, pack size, then
-     * each file and its location.
+     * KEYS: marker, files, packs, totals, condemned packs, retired packs, pack generations, the claim of each file. ARGV:
+     * fingerprint, pack, pack size, condemnation lifetime in milliseconds, then each file and its location.
      */
-    private static final RedisScript PACK_STORED = new RedisScript(CHECK_MARKER + """
+    private static final RedisScript PACK_STORED = new RedisScript(CHECK_MARKER + NOW + """
+            local mark = redis.call('hget', KEYS[5], ARGV[2])
+            if mark and tonumber(mark) > now - tonumber(ARGV[4]) then
+              return {'condemned'}
+            end
+            redis.call('hdel', KEYS[6], ARGV[2])
+            redis.call('hincrby', KEYS[7], ARGV[2], 1)
             if redis.call('hsetnx', KEYS[3], ARGV[2], ARGV[3]) == 1 then
               redis.call('hincrby', KEYS[4], 'stored', ARGV[3])
             end
-            local clock = redis.call('time')
-            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            for i = 4, #ARGV, 2 do
+            for i = 5, #ARGV, 2 do
               redis.call('hsetnx', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. now)
-              redis.call('del', KEYS[3 + i / 2])
+              redis.call('del', KEYS[5 + (i + 1) / 2])
             end
+            return {'ok'}""");
+
+    /**
+     * KEYS: marker, packs, pack dead bytes, pack generations. ARGV: fingerprint, live share, limit. Answers
+     * pack, size, dead bytes, generation for each.
+     */
+    private static final RedisScript SPARSE_PACKS = new RedisScript(CHECK_MARKER + """
+            local dead = redis.call('hgetall', KEYS[3])
+            local sparse = {}
+            for i = 1, #dead, 2 do
+              local size = tonumber(redis.call('hget', KEYS[2], dead[i]) or '-1')
+              local live = size - tonumber(dead[i + 1])
+              if size >= 0 and live < tonumber(ARGV[2]) * size then
+                sparse[#sparse + 1] = {dead[i], size, tonumber(dead[i + 1]), live}
+              end
+            end
+            table.sort(sparse, function(a, b) return a[4] < b[4] end)
+            local answer = {'ok'}
+            for i = 1, math.min(#sparse, tonumber(ARGV[3])) do
+              answer[#answer + 1] = sparse[i][1]
+              answer[#answer + 1] = sparse[i][2]
+              answer[#answer + 1] = sparse[i][3]
+              answer[#answer + 1] = tonumber(redis.call('hget', KEYS[4], sparse[i][1]) or '0')
+            end
+            return answer""");
+
+    /**
+     * KEYS: marker, files, packs, pack dead bytes, totals, retired packs, pack generations. ARGV: fingerprint,
+     * from, from's generation, to ('' for none), to's size, then for each moved file: the file, its offset in
+     * from, its location in to.
+     */
+    private static final RedisScript RELOCATE = new RedisScript(CHECK_MARKER + NOW + """
+            local fromSize = redis.call('hget', KEYS[3], ARGV[2])
+            if not fromSize or (redis.call('hget', KEYS[7], ARGV[2]) or '0') ~= ARGV[3] then
+              return {'ok', 0}
+            end
+            local live = 0
+            for i = 6, #ARGV, 3 do
+              local location = redis.call('hget', KEYS[2], ARGV[i])
+              if location then
+                local pack, offset, storedAt = string.match(location, '^(%S+) (%d+) %d+ %d+ (%d+)$')
+                if pack == ARGV[2] and offset == ARGV[i + 1] then
+                  redis.call('hset', KEYS[2], ARGV[i], ARGV[i + 2] .. ' ' .. storedAt)
+                  live = live + tonumber(string.match(ARGV[i + 2], '^%S+ %d+ (%d+)'))
+                end
+              end
+            end
+            redis.call('hdel', KEYS[3], ARGV[2])
+            redis.call('hdel', KEYS[4], ARGV[2])
+            redis.call('hincrby', KEYS[5], 'stored', 0 - tonumber(fromSize))
+            if ARGV[4] ~= '' then
+              redis.call('hdel', KEYS[6], ARGV[4])
+              if redis.call('hsetnx', KEYS[3], ARGV[4], ARGV[5]) == 1 then
+                redis.call('hincrby', KEYS[5], 'stored', ARGV[5])
+                redis.call('hincrby', KEYS[7], ARGV[4], 1)
+                if tonumber(ARGV[5]) > live then
+                  redis.call('hset', KEYS[4], ARGV[4], tonumber(ARGV[5]) - live)
+                end
+              end
+            end
+            redis.call('hset', KEYS[6], ARGV[2], now)
+            return {'ok', 1}""");
+
+    /** KEYS: marker, retired packs. ARGV: fingerprint, retired before, limit. */
+    private static final RedisScript RETIRED_PACKS = new RedisScript(CHECK_MARKER + """
+            local retired = redis.call('hgetall', KEYS[2])
+            local old = {}
+            for i = 1, #retired, 2 do
+              if tonumber(retired[i + 1]) < tonumber(ARGV[2]) then
+                old[#old + 1] = {retired[i], tonumber(retired[i + 1])}
+              end
+            end
+            table.sort(old, function(a, b) return a[2] < b[2] end)
+            local answer = {'ok'}
+            for i = 1, math.min(#old, tonumber(ARGV[3])) do
+              answer[#answer + 1] = old[i][1]
+            end
+            return answer""");
+
+    /**
+     * KEYS: marker, packs, condemned packs, retired packs. ARGV: fingerprint, pack, condemnation lifetime in
+     * milliseconds, retired before.
+     */
+    private static final RedisScript CONDEMN_PACK = new RedisScript(CHECK_MARKER + NOW + """
+            local mark = redis.call('hget', KEYS[3], ARGV[2])
+            local retired = redis.call('hget', KEYS[4], ARGV[2])
+            if redis.call('hexists', KEYS[2], ARGV[2]) == 1 or (mark and tonumber(mark) > now - tonumber(ARGV[3]))
+                or (retired and tonumber(retired) >= tonumber(ARGV[4])) then
+              return {'ok', 0}
+            end
+            redis.call('hset', KEYS[3], ARGV[2], now)
+            return {'ok', 1}""");
+
+    /** KEYS: marker, condemned packs, retired packs, pack generations. ARGV: fingerprint, pack. */
+    private static final RedisScript BURY_PACK = new RedisScript(CHECK_MARKER + """
+            redis.call('hdel', KEYS[2], ARGV[2])
+            redis.call('hdel', KEYS[3], ARGV[2])
+            redis.call('hdel', KEYS[4], ARGV[2])
             return {'ok'}""");
 
     /** KEYS: marker, layers. ARGV: fingerprint, layer. */
@@ -178,7 +295,7 @@ final class RedisDedupIndex implements DedupIndex {
     private static final RedisScript REFERENCES = new RedisScript(CHECK_MARKER + """
             return {'ok', tonumber(redis.call('hget', KEYS[2], ARGV[2]) or '0')}""");
 
-    /** KEYS: marker, files, references. ARGV: fingerprint, stored-before cutoff, the files. */
+    /** KEYS: marker, files, references, pack dead bytes. ARGV: fingerprint, stored-before cutoff, the files. */
     private static final RedisScript FORGET = new RedisScript(CHECK_MARKER + """
             local forgotten = {'ok'}
             for i = 3, #ARGV do
@@ -187,6 +304,8 @@ final class RedisDedupIndex implements DedupIndex {
                   and tonumber(string.match(location, '(%d+)$')) < tonumber(ARGV[2]) then
                 redis.call('hdel', KEYS[2], ARGV[i])
                 redis.call('hdel', KEYS[3], ARGV[i])
+                local pack, length = string.match(location, '^(%S+) %d+ (%d+)')
+                redis.call('hincrby', KEYS[4], pack, length)
                 forgotten[#forgotten + 1] = ARGV[i]
               end
             end
@@ -212,8 +331,9 @@ final class RedisDedupIndex implements DedupIndex {
     private final RecordLocks locks;
     private final LayerRecordFiles recordFiles;
     private final DedupIndexRebuild rebuild;
+    private final PackMoves moves;
 
-    RedisDedupIndex(RedisClusterCommands<String, String> redis, DedupKeys keys, DedupLayerRecords records,
+    RedisDedupIndex(RedisClusterCommands<String, String> redis, S3Bucket bucket, DedupKeys keys, DedupLayerRecords records,
                     RecordLocks locks, Leases leases, ServerFingerprint servers, LayerRecordFiles recordFiles) {
         this.redis = redis;
         this.keys = keys;
@@ -221,6 +341,7 @@ final class RedisDedupIndex implements DedupIndex {
         this.locks = locks;
         this.recordFiles = recordFiles;
         this.rebuild = new DedupIndexRebuild(redis, keys, records, leases, servers, this::restore);
+        this.moves = new PackMoves(bucket);
     }
 
     @Override
@@ -284,7 +405,10 @@ final class RedisDedupIndex implements DedupIndex {
         for (List<Digest> batch : batches(List.copyOf(files.keySet()))) {
             Map<Digest, FileLocation> part = new LinkedHashMap<>();
             batch.forEach(file -> part.put(file, files.get(file)));
-            run(action, PACK_STORED, fingerprint, packStoredKeys(part), packStoredArgs(pack, packSize, part));
+            List<Object> reply = run(action, PACK_STORED, fingerprint, packStoredKeys(part), packStoredArgs(pack, packSize, part));
+            if ("condemned".equals(reply.getFirst())) {
+                throw new PackCondemnedException(pack);
+            }
         }
     }
 
@@ -297,18 +421,22 @@ final class RedisDedupIndex implements DedupIndex {
     }
 
     private List<String> packStoredKeys(Map<Digest, FileLocation> files) {
-        List<String> scriptKeys = new ArrayList<>(files.size() + 3);
+        List<String> scriptKeys = new ArrayList<>(files.size() + 6);
         scriptKeys.add(keys.files());
         scriptKeys.add(keys.packs());
         scriptKeys.add(keys.totals());
+        scriptKeys.add(keys.condemnedPacks());
+        scriptKeys.add(keys.retiredPacks());
+        scriptKeys.add(keys.packGeneration());
         files.keySet().forEach(file -> scriptKeys.add(keys.claim(file)));
         return scriptKeys;
     }
 
     private static List<String> packStoredArgs(Digest pack, long packSize, Map<Digest, FileLocation> files) {
-        List<String> args = new ArrayList<>(files.size() * 2 + 2);
+        List<String> args = new ArrayList<>(files.size() * 2 + 3);
         args.add(pack.toString());
         args.add(Long.toString(packSize));
+        args.add(Long.toString(PACK_CONDEMNATION_LIFETIME.toMillis()));
         files.forEach((file, location) -> {
             args.add(file.toString());
             args.add(location.pack() + " " + location.offset() + " " + location.length() + " " + location.size());
@@ -427,10 +555,68 @@ final class RedisDedupIndex implements DedupIndex {
             List<String> args = new ArrayList<>(batch.size() + 1);
             args.add(Long.toString(storedBeforeMillis));
             batch.forEach(file -> args.add(file.toString()));
-            List<Object> reply = run("forget unreferenced files", FORGET, List.of(keys.files(), keys.references()), args);
+            List<Object> reply = run("forget unreferenced files", FORGET, List.of(keys.files(), keys.references(), keys.packDead()), args);
             reply.subList(1, reply.size()).forEach(file -> forgotten.add(Digest.parse((String) file)));
         }
         return forgotten;
+    }
+
+    @Override
+    public List<PackUse> sparsePacks(double liveShare, int limit) throws IOException {
+        List<Object> reply = run("find sparse packs", SPARSE_PACKS, List.of(keys.packs(), keys.packDead(), keys.packGeneration()),
+                List.of(Double.toString(liveShare), Integer.toString(limit)));
+        List<PackUse> packs = new ArrayList<>();
+        for (int i = 1; i + 3 < reply.size(); i += 4) {
+            packs.add(new PackUse(Digest.parse((String) reply.get(i)), (Long) reply.get(i + 1), (Long) reply.get(i + 2),
+                    (Long) reply.get(i + 3)));
+        }
+        return packs;
+    }
+
+    /** The bucket learns where the files went first (a rebuild follows it), then Redis switches them in one script. */
+    @Override
+    public boolean relocate(Digest from, long generation, Optional<PackCopy> copy) throws IOException {
+        Optional<Map<Digest, FileLocation>> movesBefore = copy.isPresent()
+                ? moves.add(from, copy.get().locations()) : Optional.empty();
+        Map<Digest, FileLocation> moved = copy.map(PackCopy::locations).orElse(Map.of());
+        List<String> args = new ArrayList<>(moved.size() * 3 + 4);
+        args.add(from.toString());
+        args.add(Long.toString(generation));
+        args.add(copy.map(c -> c.pack().toString()).orElse(""));
+        args.add(Long.toString(copy.map(PackCopy::size).orElse(0L)));
+        moved.forEach((file, location) -> {
+            args.add(file.toString());
+            args.add(Long.toString(copy.get().oldOffsets().get(file)));
+            args.add(location.pack() + " " + location.offset() + " " + location.length() + " " + location.size());
+        });
+        List<Object> reply = run("move the live files of pack " + from, RELOCATE, List.of(keys.files(), keys.packs(),
+                keys.packDead(), keys.totals(), keys.retiredPacks(), keys.packGeneration()), args);
+        boolean relocated = Long.valueOf(1).equals(reply.get(1));
+        if (!relocated && copy.isPresent()) {
+            moves.restore(from, movesBefore);
+        }
+        return relocated;
+    }
+
+    @Override
+    public List<Digest> retiredPacks(long retiredBeforeMillis, int limit) throws IOException {
+        List<Object> reply = run("list retired packs", RETIRED_PACKS, List.of(keys.retiredPacks()),
+                List.of(Long.toString(retiredBeforeMillis), Integer.toString(limit)));
+        return reply.subList(1, reply.size()).stream().map(pack -> Digest.parse((String) pack)).toList();
+    }
+
+    @Override
+    public boolean condemnPack(Digest pack, long retiredBeforeMillis) throws IOException {
+        List<Object> reply = run("condemn pack " + pack, CONDEMN_PACK,
+                List.of(keys.packs(), keys.condemnedPacks(), keys.retiredPacks()),
+                List.of(pack.toString(), Long.toString(PACK_CONDEMNATION_LIFETIME.toMillis()), Long.toString(retiredBeforeMillis)));
+        return Long.valueOf(1).equals(reply.get(1));
+    }
+
+    @Override
+    public void buryPack(Digest pack) throws IOException {
+        run("bury pack " + pack, BURY_PACK, List.of(keys.condemnedPacks(), keys.retiredPacks(), keys.packGeneration()),
+                List.of(pack.toString()));
     }
 
     @Override
@@ -454,7 +640,7 @@ final class RedisDedupIndex implements DedupIndex {
             return;
         }
         if (stored.get().state() instanceof LayerState.Deduplicated deduplicated) {
-            Map<Digest, FileLocation> files = recordFiles.files(deduplicated.record());
+            Map<Digest, FileLocation> files = moves.follow(recordFiles.files(deduplicated.record()), new HashMap<>());
             Map<Digest, Map<Digest, FileLocation>> byPack = new LinkedHashMap<>();
             files.forEach((file, location) -> byPack.computeIfAbsent(location.pack(), pack -> new LinkedHashMap<>())
                     .put(file, location));

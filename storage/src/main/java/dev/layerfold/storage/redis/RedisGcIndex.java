@@ -26,6 +26,7 @@ import java.util.Set;
  *   <li>{@code candidates}: sorted set of digests by when they became candidates;</li>
  *   <li>{@code links:<digest>}: set of repositories a touch linked it into;</li>
  *   <li>{@code condemned}: hash of digest to when it was condemned;</li>
+ *   <li>{@code swept}: the digest the collector's sweep of the bucket stopped after;</li>
  *   <li>{@code complete}: {@code <fingerprint> <since>}, the servers the index is complete on
  *       ({@link ServerFingerprint}) and since when.</li>
  * </ul>
@@ -80,6 +81,15 @@ final class RedisGcIndex implements GcIndex {
             if redis.call('scard', KEYS[2]) == 0 then
               redis.call('hdel', KEYS[3], ARGV[1])
             end
+            return 1""");
+
+    /** KEYS: condemned, candidates, refs. ARGV: digest, since. */
+    private static final RedisScript NOMINATE = new RedisScript(NOW + """
+            if redis.call('hexists', KEYS[1], ARGV[1]) == 1 or redis.call('zscore', KEYS[2], ARGV[1])
+                or redis.call('scard', KEYS[3]) > 0 then
+              return 0
+            end
+            redis.call('zadd', KEYS[2], math.min(tonumber(ARGV[2]), now), ARGV[1])
             return 1""");
 
     /** KEYS: candidates. ARGV: grace, limit. */
@@ -210,6 +220,26 @@ final class RedisGcIndex implements GcIndex {
     }
 
     @Override
+    public boolean nominate(Digest digest, long sinceMillis) throws IOException {
+        return call("nominate " + digest, () -> NOMINATE.returnsTrue(redis,
+                new String[] {condemned(), candidates(), refs(digest)}, digest.toString(), Long.toString(sinceMillis)));
+    }
+
+    @Override
+    public Optional<Digest> sweptUpTo() throws IOException {
+        return Optional.ofNullable(call("read where the sweep stopped", () -> redis.get(swept()))).map(Digest::parse);
+    }
+
+    @Override
+    public void sweptUpTo(Optional<Digest> digest) throws IOException {
+        if (digest.isPresent()) {
+            call("save where the sweep stopped", () -> redis.set(swept(), digest.get().toString()));
+        } else {
+            call("start the sweep over", () -> redis.del(swept()));
+        }
+    }
+
+    @Override
     public Optional<Condemnation> condemn(Digest digest, Duration grace) throws IOException {
         String fingerprint = servers.current();
         List<Object> reply = call("condemn " + digest, () -> CONDEMN.run(redis, ScriptOutputType.MULTI,
@@ -291,6 +321,10 @@ final class RedisGcIndex implements GcIndex {
 
     private String condemned() {
         return prefix + "condemned";
+    }
+
+    private String swept() {
+        return prefix + "swept";
     }
 
     private String complete() {

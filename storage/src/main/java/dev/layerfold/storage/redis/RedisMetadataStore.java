@@ -90,6 +90,11 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         }
 
         @Override
+        public boolean isRecord(Digest object) throws IOException {
+            throw unreadable();
+        }
+
+        @Override
         public long packSize(Digest pack) throws IOException {
             throw unreadable();
         }
@@ -132,7 +137,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         DedupKeys dedupKeys = new DedupKeys(keys);
         this.dedupQueue = new RedisDedupQueue(redis, dedupKeys);
         this.layerPulls = new RedisLayerPulls(redis, dedupKeys);
-        this.dedupIndex = new RedisDedupIndex(redis, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
+        this.dedupIndex = new RedisDedupIndex(redis, bucket, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
                 layerRecordFiles);
         this.gcIndex = new RedisGcIndex(redis, keys, servers);
         this.predictorKeys = new PredictorKeys(namespace);

@@ -1,6 +1,7 @@
 package dev.layerfold.storage.s3;
 
 import dev.layerfold.storage.Digest;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -13,6 +14,7 @@ import java.util.regex.Pattern;
  */
 final class BlobKeys {
 
+    static final String BLOBS = "blobs/";
     static final String UPLOADS = "uploads/";
     static final String BODIES = "blob-data/";
 
@@ -23,7 +25,19 @@ final class BlobKeys {
     }
 
     static String blob(Digest digest) {
-        return "blobs/" + digest.algorithm().prefix() + "/" + digest.hex();
+        return BLOBS + digest.algorithm().prefix() + "/" + digest.hex();
+    }
+
+    /** The digest a blob key names; empty for keys this layout does not know. */
+    static Optional<Digest> digestOf(String key) {
+        if (!key.startsWith(BLOBS)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Digest.parse(key.substring(BLOBS.length()).replaceFirst("/", ":")));
+        } catch (IllegalArgumentException foreignKey) {
+            return Optional.empty();
+        }
     }
 
     static String body(String uploadId) {

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.blob.ListedBlob;
 import dev.layerfold.storage.blob.UploadNotFoundException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -117,6 +118,16 @@ public final class S3BlobStore implements BlobStore {
      * location stays right while the blob exists; once another process deletes the blob, the GET finds
      * nothing and the blob is looked up afresh.
      */
+    /** Lists {@code blobs/}: a large blob's pointer carries the time it was published, as a small blob's bytes do. */
+    @Override
+    public List<ListedBlob> list(Optional<Digest> after, int limit) throws IOException {
+        List<ListedBlob> listed = new ArrayList<>();
+        for (S3Object object : bucket.list(BlobKeys.BLOBS, after.map(BlobKeys::blob).orElse(""), limit)) {
+            BlobKeys.digestOf(object.key()).ifPresent(digest -> listed.add(new ListedBlob(digest, object.lastModified())));
+        }
+        return listed;
+    }
+
     @Override
     public Optional<InputStream> open(Digest digest, long offset, long length) throws IOException {
         if (offset < 0) {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -170,6 +172,23 @@ public final class S3Bucket implements AutoCloseable {
     /** Every object under {@code prefix}, in key order, fetched page by page as the caller iterates. */
     public Iterable<S3Object> list(String prefix) {
         return client.listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(name).prefix(prefix).build()).contents();
+    }
+
+    /** Up to {@code limit} objects under {@code prefix} whose keys come after {@code startAfter}, in key order. */
+    public List<S3Object> list(String prefix, String startAfter, int limit) throws IOException {
+        try {
+            List<S3Object> objects = new ArrayList<>(Math.min(limit, 1000));
+            for (S3Object object : client.listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(name).prefix(prefix)
+                    .startAfter(startAfter).maxKeys(Math.min(limit, 1000)).build()).contents()) {
+                objects.add(object);
+                if (objects.size() == limit) {
+                    break;
+                }
+            }
+            return objects;
+        } catch (SdkException e) {
+            throw failure("list", prefix + "*", e);
+        }
     }
 
     URI presignGet(String key, Duration validFor) {

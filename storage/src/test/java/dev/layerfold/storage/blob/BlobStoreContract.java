@@ -8,7 +8,9 @@ import dev.layerfold.storage.Digest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -216,6 +218,33 @@ public abstract class BlobStoreContract {
         store.delete(sha256);
 
         assertThat(read(sha512, 0, -1)).isEqualTo(data);
+    }
+
+    @Test
+    void aListingGoesThroughEveryBlobInDigestOrderAPageAtATimeResumingAfterTheLastDigest() throws Exception {
+        List<Digest> published = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            published.add(publish(("blob " + i).getBytes(UTF_8)));
+        }
+        published.add(publish("another algorithm".getBytes(UTF_8), Digest.of(Digest.Algorithm.SHA512, "x".getBytes(UTF_8))));
+        String upload = newUploadId();
+        store.startUpload(upload);
+        store.append(upload, new ByteArrayInputStream("an upload is no blob".getBytes(UTF_8)));
+        Instant before = Instant.now().minusSeconds(60);
+
+        List<ListedBlob> listed = new ArrayList<>();
+        Optional<Digest> after = Optional.empty();
+        for (List<ListedBlob> page = store.list(after, 3); !page.isEmpty(); page = store.list(after, 3)) {
+            assertThat(page.size()).isLessThanOrEqualTo(3);
+            listed.addAll(page);
+            after = Optional.of(page.getLast().digest());
+        }
+
+        assertThat(listed).extracting(ListedBlob::digest)
+                .containsExactlyElementsOf(published.stream().sorted(Comparator.comparing(Digest::toString)).toList());
+        assertThat(listed).allSatisfy(blob -> assertThat(blob.lastModified()).isAfter(before));
+        store.delete(published.getFirst());
+        assertThat(store.list(Optional.empty(), 100)).extracting(ListedBlob::digest).doesNotContain(published.getFirst());
     }
 
     @Test

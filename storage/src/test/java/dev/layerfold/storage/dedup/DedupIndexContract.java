@@ -1,6 +1,7 @@
 package dev.layerfold.storage.dedup;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.layerfold.storage.Digest;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -245,5 +247,103 @@ public abstract class DedupIndexContract {
         assertThat(totals.fileReferences()).isEqualTo(3);
         assertThat(totals.uniqueFiles()).isEqualTo(2);
         assertThat(totals.intactByReason()).isEqualTo(Map.of("not reproducible", 2L, "zstd", 1L));
+    }
+
+    @Test
+    void forgottenFilesCountAsDeadBytesOfTheirPackWhichIsSparseOnceItsLiveShareFalls() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        Digest b = digest("b");
+        Digest c = digest("c");
+        store(index, a, b, c);
+        index.commitLayer(LAYER, deduplicated(), List.of(a));
+        long later = System.currentTimeMillis() + 60_000;
+
+        index.forgetUnreferenced(List.of(b), later);
+        assertThat(index.sparsePacks(0.5, 10)).as("two thirds still live").isEmpty();
+        index.forgetUnreferenced(List.of(c), later);
+
+        assertThat(sameIndex().sparsePacks(0.5, 10)).containsExactly(new PackUse(PACK, 30, 20, 1));
+    }
+
+    @Test
+    void relocatingMovesTheFilesStillInTheOldPackAndRetiresIt() throws Exception {
+        DedupIndex index = newIndex();
+        Digest kept = digest("kept");
+        Digest gone = digest("gone");
+        Digest forgottenMeanwhile = digest("forgotten meanwhile");
+        store(index, gone, kept, forgottenMeanwhile);
+        index.commitLayer(LAYER, deduplicated(), List.of(kept));
+        long later = System.currentTimeMillis() + 60_000;
+        index.forgetUnreferenced(List.of(gone), later);
+        Digest rewritten = digest("rewritten pack");
+        Map<Digest, FileLocation> moved = new LinkedHashMap<>();
+        moved.put(kept, new FileLocation(rewritten, 0, 10, 20));
+        moved.put(forgottenMeanwhile, new FileLocation(rewritten, 10, 10, 20));
+        index.forgetUnreferenced(List.of(forgottenMeanwhile), later);
+
+        PackCopy copy = new PackCopy(rewritten, 20, Map.of(kept, 10L, forgottenMeanwhile, 20L), moved);
+        assertThat(index.relocate(PACK, 2, Optional.of(copy))).as("stored again since").isFalse();
+        assertThat(index.relocate(PACK, 1, Optional.of(copy))).isTrue();
+
+        assertThat(sameIndex().file(kept)).contains(new FileLocation(rewritten, 0, 10, 20));
+        assertThat(sameIndex().file(forgottenMeanwhile)).as("forgotten before the switch: not brought back").isEmpty();
+        assertThat(index.totals().storedBytes()).as("the new pack instead of the old, and the record").isEqualTo(20 + 100);
+        assertThat(index.sparsePacks(0.6, 10)).as("the frame of the file forgotten meanwhile is dead in the new pack")
+                .containsExactly(new PackUse(rewritten, 20, 10, 1));
+        assertThat(index.retiredPacks(later, 10)).containsExactly(PACK);
+        assertThat(index.retiredPacks(0, 10)).as("retired from now").isEmpty();
+        assertThat(index.relocate(PACK, 1, Optional.empty())).as("retired already").isFalse();
+    }
+
+    @Test
+    void aPackIsCondemnedOnlyWhenNotStoredAndWhileCondemnedItCannotBeStoredAgain() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+        assertThat(index.condemnPack(PACK, Long.MAX_VALUE)).as("stored").isFalse();
+        Digest orphan = digest("orphan pack");
+
+        assertThat(index.condemnPack(orphan, 0)).isTrue();
+        assertThat(sameIndex().condemnPack(orphan, 0)).as("marked already").isFalse();
+        Map<Digest, FileLocation> files = Map.of(digest("b"), new FileLocation(orphan, 0, 10, 20));
+        assertThatThrownBy(() -> sameIndex().packStored(orphan, 10, files))
+                .isInstanceOf(PackCondemnedException.class);
+        assertThat(index.file(digest("b"))).isEmpty();
+
+        index.buryPack(orphan);
+        index.packStored(orphan, 10, files);
+        assertThat(index.file(digest("b"))).isPresent();
+    }
+
+    @Test
+    void aPackWithNothingLiveIsOnlyRetired() throws Exception {
+        DedupIndex index = newIndex();
+        store(index, digest("a"));
+        index.forgetUnreferenced(List.of(digest("a")), System.currentTimeMillis() + 60_000);
+
+        assertThat(index.relocate(PACK, 1, Optional.empty())).isTrue();
+
+        assertThat(index.totals().storedBytes()).isZero();
+        assertThat(index.sparsePacks(1, 10)).isEmpty();
+        assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).containsExactly(PACK);
+        assertThat(index.condemnPack(PACK, System.currentTimeMillis() - 60_000)).as("retired within the grace").isFalse();
+        assertThat(index.condemnPack(PACK, System.currentTimeMillis() + 60_000)).isTrue();
+    }
+
+    @Test
+    void aRetiredPackStoredAgainIsNoLongerRetired() throws Exception {
+        DedupIndex index = newIndex();
+        Digest a = digest("a");
+        store(index, a);
+        index.commitLayer(LAYER, deduplicated(), List.of(a));
+        Digest rewritten = digest("rewritten pack");
+        index.relocate(PACK, 1, Optional.of(new PackCopy(rewritten, 10, Map.of(a, 0L), Map.of(a, new FileLocation(rewritten, 0, 10, 20)))));
+
+        store(index, digest("same bytes written again"));
+        assertThat(index.relocate(PACK, 1, Optional.empty())).as("stored again: another generation").isFalse();
+
+        assertThat(index.retiredPacks(System.currentTimeMillis() + 60_000, 10)).isEmpty();
+        assertThat(index.condemnPack(PACK, Long.MAX_VALUE)).isFalse();
     }
 }

@@ -133,6 +133,40 @@ public abstract class GcIndexContract {
     }
 
     @Test
+    void anObjectNoIndexKnowsIsNominatedAsACandidateSinceItWasStoredAndAKnownOneIsNot() throws Exception {
+        GcIndex index = newIndex();
+        Digest orphan = digest("orphan");
+        index.touch(APP, LAYER);
+        index.reference(APP, MANIFEST, List.of(CONFIG));
+        long dayAgo = System.currentTimeMillis() - Duration.ofDays(1).toMillis();
+
+        assertThat(index.nominate(LAYER, dayAgo)).as("a candidate already, from its touch").isFalse();
+        assertThat(index.nominate(CONFIG, dayAgo)).as("referenced").isFalse();
+        assertThat(sameIndex().nominate(orphan, dayAgo)).isTrue();
+        assertThat(index.nominate(orphan, dayAgo)).isFalse();
+
+        assertThat(index.candidates(HOUR, 10)).containsExactly(orphan);
+        Optional<GcIndex.Condemnation> condemned = index.condemn(orphan, HOUR);
+        assertThat(condemned).isPresent();
+        assertThat(index.nominate(orphan, dayAgo)).as("condemned").isFalse();
+        index.bury(condemned.get());
+        assertThat(index.touch(APP, orphan)).isTrue();
+        assertThat(index.condemn(orphan, HOUR)).as("an upload after the sweep makes it young").isEmpty();
+    }
+
+    @Test
+    void theSweepRemembersWhereItStopped() throws Exception {
+        GcIndex index = newIndex();
+        assertThat(index.sweptUpTo()).isEmpty();
+
+        index.sweptUpTo(Optional.of(LAYER));
+        assertThat(sameIndex().sweptUpTo()).contains(LAYER);
+
+        index.sweptUpTo(Optional.empty());
+        assertThat(sameIndex().sweptUpTo()).isEmpty();
+    }
+
+    @Test
     void candidatesComeOldestFirstAPageAtATime() throws Exception {
         GcIndex index = newIndex();
         index.touch(APP, digest("first"));

@@ -10,6 +10,7 @@ import dev.layerfold.storage.dedup.FileClaim;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.testserver.RedisServer;
 import java.io.IOException;
@@ -44,6 +45,11 @@ class RedisDedupIndexTest extends DedupIndexContract {
         @Override
         public Map<Digest, FileLocation> files(Digest record) {
             return recordBlobs.getOrDefault(record, Map.of());
+        }
+
+        @Override
+        public boolean isRecord(Digest object) {
+            return recordBlobs.containsKey(object);
         }
 
         @Override
@@ -148,6 +154,29 @@ class RedisDedupIndexTest extends DedupIndexContract {
         assertThat(index.layer(digest("zstd"))).contains(new LayerState.Intact("zstd"));
         // The released layer's file, stored but no longer referenced, is not brought back: it is garbage in its pack.
         assertThat(sameIndex().totals()).isEqualTo(new DedupTotals(2, 1500, 100 + 110, 4, 3, Map.of("zstd", 1L)));
+    }
+
+    @Test
+    void aRebuildFollowsTheFilesOfRewrittenPacksToWhereTheyWentAsTheRecordsStillNameTheOldPacks() throws Exception {
+        DedupIndex index = newIndex();
+        Map<Digest, FileLocation> files = files("moved twice", "never moved");
+        Digest record = record(files);
+        index.packStored(PACK, 100, files);
+        index.commitLayer(digest("layer"), new LayerState.Deduplicated(record, 1000, 100), files.keySet());
+        Digest file = digest("moved twice");
+        Digest second = digest("second pack");
+        Digest third = digest("third pack");
+        index.relocate(PACK, 1, Optional.of(new PackCopy(second, 10, Map.of(file, files.get(file).offset()),
+                Map.of(file, new FileLocation(second, 0, 10, 20)))));
+        index.relocate(second, 1, Optional.of(new PackCopy(third, 30, Map.of(file, 0L),
+                Map.of(file, new FileLocation(third, 20, 10, 20)))));
+        packSizes.put(PACK, 100L);
+        packSizes.put(third, 30L);
+
+        stores.forgetEverythingInRedis();
+
+        assertThat(index.file(file)).contains(new FileLocation(third, 20, 10, 20));
+        assertThat(index.file(digest("never moved"))).contains(files.get(digest("never moved")));
     }
 
     @Test

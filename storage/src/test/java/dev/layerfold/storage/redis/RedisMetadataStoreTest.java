@@ -274,6 +274,11 @@ class RedisMetadataStoreTest extends MetadataStoreContract {
         }
 
         @Override
+        public boolean isRecord(Digest object) {
+            return false;
+        }
+
+        @Override
         public long packSize(Digest pack) {
             return 0;
         }

@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * that stay and pushes new ones. Reports collection time and bytes deleted per GB, deletes per GB, and
  * the small-blob GET and push latency while it collects against the same registry idle, measured in
  * the same run (rounds alternate). Deletes are paced at {@code layerfold.gc.deletes-per-second}
- * (here 200), which sets most of the collection's time by design.
+ * (here 200), which sets most of the collection's time by design. Then {@link PackRewriteScenario}:
+ * rewriting half-dead packs, in process.
  */
 public final class GcBenchmark implements Benchmark {
 
@@ -53,6 +54,7 @@ public final class GcBenchmark implements Benchmark {
         Path work = Files.createTempDirectory("layerfold-gc-benchmark-");
         try {
             measure(work, report);
+            new PackRewriteScenario().measure(work, report);
         } finally {
             WorkDirectory.deleteRecursively(work);
         }
