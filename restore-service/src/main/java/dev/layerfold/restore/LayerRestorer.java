@@ -128,7 +128,7 @@ public final class LayerRestorer {
                 return Optional.of(reader);
             }
         }
-        LayerRecord record = storedFiles.record(state.get().record());
+        LayerRecord record = StoredFiles.located(storedFiles.record(state.get().record()), index);
         Optional<LayerRebuilder.Resume> resume = rebuilder.resumePoint(record.recipe(), offset);
         if (resume.isEmpty()) {
             return Optional.empty();
