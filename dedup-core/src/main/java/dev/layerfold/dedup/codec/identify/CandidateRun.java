@@ -58,6 +58,11 @@ final class CandidateRun extends OutputStream {
         return !rejected && ahead.size() == 0 && matched == original.end();
     }
 
+    /** Checks the encoder's tokens against the original's first block, if it reports them. */
+    void checkTokens(int[] firstBlockTokens) {
+        encoder.observeTokens(new FirstTokens(firstBlockTokens));
+    }
+
     void feed(byte[] data, int offset, int length) {
         if (!rejected) {
             runGuarded(() -> encoder.write(data, offset, length));

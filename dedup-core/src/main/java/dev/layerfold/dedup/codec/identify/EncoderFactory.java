@@ -11,4 +11,12 @@ public interface EncoderFactory {
 
     /** @throws IllegalArgumentException if this factory does not know the spec's family or settings */
     DeflateEncoder create(EncoderSpec spec, OutputStream sink);
+
+    /**
+     * Whether the encoder {@code spec} names reports its tokens ({@link DeflateEncoder#observeTokens}),
+     * so that identification can start it beside others at little cost; false when unsure.
+     */
+    default boolean reportsTokens(EncoderSpec spec) {
+        return false;
+    }
 }

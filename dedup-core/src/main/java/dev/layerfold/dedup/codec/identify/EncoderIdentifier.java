@@ -13,13 +13,16 @@ import java.util.Optional;
 /**
  * Finds the encoder and settings that reproduce a gzip member, in the same pass that splits it.
  *
- * <p>The candidate the member header's hints make likeliest runs first, alone; if it is rejected,
- * the others, in hint order, continue from the bytes kept so far, but only those that could have
- * ended the original's first block where it ends ({@link FirstBlockRules}): they wait until that
- * block is decoded (at most {@link FirstBlock#MAX_BYTES} of the original). Each is fed the decompressed
- * bytes as they are inflated; its output is compared with the original deflate bytes as they are
- * read, and a candidate is dropped at its first differing byte, within its first block. So a wrong
- * candidate costs about one block of compression. Comparing stops once a single candidate is left
+ * <p>Candidates start once the original's first block is decoded (at most {@link FirstBlock#MAX_BYTES}
+ * of the original), and only those that could have ended it where it ends ({@link FirstBlockRules}),
+ * in the order the member header's hints make likeliest. Each is fed the decompressed bytes as they
+ * are inflated; its output is compared with the original deflate bytes as they are read, and a
+ * candidate is dropped at its first differing byte, within its first block. An encoder that reports
+ * its tokens ({@link dev.layerfold.dedup.codec.deflate.DeflateEncoder#observeTokens}) is also
+ * checked token by token against the first block's symbols ({@link FirstTokens}) and dropped at the
+ * first that differs, usually within a few hundred tokens: all those start together. Of the others
+ * the likeliest runs alone, and the rest only if it is rejected, each costing about one block of
+ * compression. Comparing stops once a single candidate is left
  * and has reproduced {@link #SETTLED_BYTES} of the original, or after {@code budgetBytes} of
  * decompressed input (several candidates still agreeing); the first live candidate is then taken,
  * and the full rebuild, which every layer passes before it is thinned, proves the rest. The split
@@ -57,9 +60,12 @@ public final class EncoderIdentifier {
     }
 
     /**
-     * Identification of one member, fed as the member is read. The likeliest candidate runs alone
-     * first; the decompressed bytes fed so far are kept (up to the budget) so that, if it is
-     * rejected, all the others start from the member's beginning in the same pass. Not thread-safe.
+     * Identification of one member, fed as the member is read. Nothing runs until the original's
+     * first block is decoded (or {@code budgetBytes} were fed without that): the decompressed bytes
+     * fed so far are kept meanwhile (up to the budget), and the candidates that could have written
+     * that block start from the member's beginning. Those that report their tokens start together,
+     * each stopped at its first token that differs from the block's; of the others the likeliest
+     * starts alone, and the rest only if every run was rejected. Not thread-safe.
      */
     public final class Session implements DeflateMember.Listener {
 
@@ -68,28 +74,26 @@ public final class EncoderIdentifier {
         private final List<EncoderSpec> waiting;
         private final ByteArrayOutputStream replay = new ByteArrayOutputStream();
         private final FirstBlock.Reader firstBlock = new FirstBlock.Reader();
+        private boolean started;
+        private int[] firstTokens;
         private int tried;
         private long fed;
         private EncoderSpec chosenEarly;
 
         private Session(List<EncoderSpec> ordered) {
             this.waiting = new ArrayList<>(ordered);
-            if (!waiting.isEmpty()) {
-                start(List.of(waiting.removeFirst()));
-            }
         }
 
         @Override
         public void deflated(byte[] data, int offset, int length) {
             if (deciding()) {
                 original.append(data, offset, length);
-                boolean wasDecided = firstBlock.decided();
                 firstBlock.append(data, offset, length);
                 runs.forEach(CandidateRun::originalGrew);
-                dropRejected();
-                if (!wasDecided && firstBlock.decided() && runs.isEmpty() && !waiting.isEmpty()) {
-                    startWaiting();
+                if (!started && firstBlock.decided()) {
+                    startFirst();
                 }
+                dropRejected();
             }
         }
 
@@ -105,6 +109,9 @@ public final class EncoderIdentifier {
                 run.feed(data, offset, length);
             }
             fed += length;
+            if (!started && fed >= budgetBytes) {
+                startFirst();
+            }
             dropRejected();
             boolean settled = runs.size() == 1 && runs.getFirst().matched() >= SETTLED_BYTES;
             if ((settled || fed >= budgetBytes) && !runs.isEmpty()) {
@@ -119,6 +126,9 @@ public final class EncoderIdentifier {
             if (chosenEarly != null) {
                 return new Identification(chosenEarly, false, fed, tried);
             }
+            if (!started) {
+                startFirst();
+            }
             while (true) {
                 for (CandidateRun run : runs) {
                     run.finish();
@@ -130,8 +140,7 @@ public final class EncoderIdentifier {
                 if (waiting.isEmpty()) {
                     return new Identification(EncoderSpec.NONE, true, fed, tried);
                 }
-                firstBlock.finish();
-                startWaiting();
+                startRest();
             }
         }
 
@@ -142,8 +151,8 @@ public final class EncoderIdentifier {
         private void dropRejected() {
             runs.removeIf(run -> !run.alive());
             if (runs.isEmpty() && !waiting.isEmpty()) {
-                if (firstBlock.decided()) {
-                    startWaiting();
+                if (started) {
+                    startRest();
                 }
                 return;
             }
@@ -153,28 +162,58 @@ public final class EncoderIdentifier {
         }
 
         /**
-         * Starts every waiting candidate that could have written the first block on the bytes seen so
-         * far; the caller checks who survived.
+         * Starts the candidates that could have written the first block as decoded so far (all of
+         * them if it is not known): those whose tokens can be checked against it, and the likeliest
+         * of the others.
          */
-        private void startWaiting() {
+        private void startFirst() {
+            started = true;
             Optional<FirstBlock> first = firstBlock.finish();
-            List<EncoderSpec> rest = first.map(block -> waiting.stream()
+            List<EncoderSpec> possible = first.map(block -> waiting.stream()
                     .filter(spec -> FirstBlockRules.couldHaveWritten(spec, block)).toList()).orElse(List.copyOf(waiting));
+            firstTokens = first.filter(block -> block.type() != FirstBlock.STORED).map(FirstBlock::tokens).orElse(null);
             waiting.clear();
-            start(rest);
-            byte[] seen = replay.toByteArray();
-            replay.reset();
-            for (CandidateRun run : runs) {
-                run.feed(seen, 0, seen.length);
+            List<EncoderSpec> byOutput = new ArrayList<>();
+            for (EncoderSpec spec : possible) {
+                if (firstTokens != null && factory.reportsTokens(spec)) {
+                    start(spec);
+                } else {
+                    byOutput.add(spec);
+                }
             }
+            if (!byOutput.isEmpty()) {
+                start(byOutput.removeFirst());
+            }
+            waiting.addAll(byOutput);
+            replayTo(runs);
+        }
+
+        /** Every run was rejected: the candidates still waiting all start. */
+        private void startRest() {
+            List<EncoderSpec> rest = List.copyOf(waiting);
+            waiting.clear();
+            rest.forEach(this::start);
+            replayTo(runs);
             dropRejected();
         }
 
-        private void start(List<EncoderSpec> specs) {
-            for (EncoderSpec spec : specs) {
-                runs.add(new CandidateRun(spec, factory, original));
+        private void replayTo(List<CandidateRun> started) {
+            byte[] seen = replay.toByteArray();
+            if (waiting.isEmpty()) {
+                replay.reset();
             }
-            tried += specs.size();
+            for (CandidateRun run : started) {
+                run.feed(seen, 0, seen.length);
+            }
+        }
+
+        private void start(EncoderSpec spec) {
+            CandidateRun run = new CandidateRun(spec, factory, original);
+            if (firstTokens != null) {
+                run.checkTokens(firstTokens);
+            }
+            runs.add(run);
+            tried++;
         }
     }
 }
