@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.ByteArrayOutputStream;
@@ -69,9 +70,15 @@ final class CandidateRun extends OutputStream {
         }
     }
 
-    void finish() {
+    /** Ends the stream, sync-flushing it first if {@code flushFirst} (the encoder then must support that). */
+    void finish(boolean flushFirst) {
         if (!rejected) {
-            runGuarded(encoder::finish);
+            runGuarded(() -> {
+                if (flushFirst) {
+                    ((SyncFlushEncoder) encoder).flush();
+                }
+                encoder.finish();
+            });
         }
     }
 

@@ -6,6 +6,7 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -56,7 +57,66 @@ public final class EncoderIdentifier {
 
     /** Starts identifying one member: feed it the member's bytes, then call {@link Session#finish()}. */
     public Session start(GzipHeader header) {
-        return new Session(order(header));
+        return new Session(order(header), null, null, header);
+    }
+
+    /** Identifies the members of one layer, in order. */
+    public Members members() {
+        return new Members();
+    }
+
+    /**
+     * The members of one layer. A producer writing several members (eStargz writes one per file)
+     * writes them all alike: the previous member's encoder runs alone first. A producer whose
+     * members end in a sync flush before the final block (eStargz's framing: layers made by
+     * concatenating gzip files do not end so) and whose headers are the same is taken at its word:
+     * once the members it wrote in a row hold {@link #SETTLED_BYTES} that its encoder reproduced
+     * whole, that encoder is taken for the next member with the same header without running (its
+     * ending, flushed or not, read from the member), as a member's own encoder is taken after that
+     * many bytes. The rebuild proves it, as it proves the rest of a long member. Not thread-safe.
+     */
+    public final class Members {
+
+        private EncoderSpec previous;
+        private byte[] previousHeader;
+        private long proven;
+        private boolean previousFlushed;
+
+        private Members() {
+        }
+
+        /** Starts identifying the next member. */
+        public Session start(GzipHeader header) {
+            if (previous == null) {
+                return new Session(order(header), null, this, header);
+            }
+            if (proven >= SETTLED_BYTES && previousFlushed && Arrays.equals(header.bytes(), previousHeader)) {
+                return new Session(previous, this, header);
+            }
+            List<EncoderSpec> ordered = new ArrayList<>(order(header));
+            ordered.remove(previous);
+            ordered.addFirst(previous);
+            return new Session(ordered, previous, this, header);
+        }
+
+        private void identified(GzipHeader header, Identification identification) {
+            EncoderSpec candidate = candidateOf(identification.encoder());
+            boolean flushed = candidate != null && !candidate.equals(identification.encoder());
+            if (candidate == null || !candidate.equals(previous)) {
+                proven = 0;
+            }
+            previous = candidate;
+            previousHeader = header.bytes();
+            proven += identification.wholeStream() ? identification.comparedBytes() : 0;
+            previousFlushed = flushed;
+        }
+    }
+
+    /** The candidate that is {@code spec}, or whose flushed variant it is; null if none. */
+    private EncoderSpec candidateOf(EncoderSpec spec) {
+        return candidates.stream()
+                .filter(candidate -> candidate.equals(spec) || factory.flushedBeforeFinish(candidate).filter(spec::equals).isPresent())
+                .findFirst().orElse(null);
     }
 
     /**
@@ -74,18 +134,36 @@ public final class EncoderIdentifier {
         private final List<EncoderSpec> waiting;
         private final ByteArrayOutputStream replay = new ByteArrayOutputStream();
         private final FirstBlock.Reader firstBlock = new FirstBlock.Reader();
+        private final FlushedEnding ending = new FlushedEnding();
+        /** The layer's members this one belongs to, told the outcome; null for a member alone. */
+        private final Members members;
+        private final GzipHeader header;
+        /** The previous member's encoder, tried alone first; null once started or if there is none. */
+        private EncoderSpec alone;
         private boolean started;
         private int[] firstTokens;
         private int tried;
         private long fed;
         private EncoderSpec chosenEarly;
 
-        private Session(List<EncoderSpec> ordered) {
+        private Session(List<EncoderSpec> ordered, EncoderSpec alone, Members members, GzipHeader header) {
             this.waiting = new ArrayList<>(ordered);
+            this.alone = alone;
+            this.members = members;
+            this.header = header;
+        }
+
+        /** A session that compares nothing and takes {@code assumed}. */
+        private Session(EncoderSpec assumed, Members members, GzipHeader header) {
+            this.waiting = new ArrayList<>();
+            this.chosenEarly = assumed;
+            this.members = members;
+            this.header = header;
         }
 
         @Override
         public void deflated(byte[] data, int offset, int length) {
+            ending.append(data, offset, length);
             if (deciding()) {
                 original.append(data, offset, length);
                 firstBlock.append(data, offset, length);
@@ -123,25 +201,39 @@ public final class EncoderIdentifier {
 
         /** The member's deflate stream ended: finish the live candidates and pick the first exact one. */
         public Identification finish() {
+            Identification identification = decide();
+            if (members != null) {
+                members.identified(header, identification);
+            }
+            return identification;
+        }
+
+        private Identification decide() {
             if (chosenEarly != null) {
-                return new Identification(chosenEarly, false, fed, tried);
+                return new Identification(flushedIfEndingSays(chosenEarly), false, fed, tried);
             }
             if (!started) {
                 startFirst();
             }
             while (true) {
                 for (CandidateRun run : runs) {
-                    run.finish();
+                    EncoderSpec spec = flushedIfEndingSays(run.spec());
+                    run.finish(!spec.equals(run.spec()));
                     if (run.caughtUp()) {
-                        return new Identification(run.spec(), true, fed, tried);
+                        return new Identification(spec, true, fed, tried);
                     }
                 }
                 runs.clear();
                 if (waiting.isEmpty()) {
                     return new Identification(EncoderSpec.NONE, true, fed, tried);
                 }
-                startRest();
+                startNext();
             }
+        }
+
+        /** The flushed variant of {@code spec} if the member ends as a flushed stream does and there is one. */
+        private EncoderSpec flushedIfEndingSays(EncoderSpec spec) {
+            return ending.flushed() ? factory.flushedBeforeFinish(spec).orElse(spec) : spec;
         }
 
         private boolean deciding() {
@@ -152,7 +244,7 @@ public final class EncoderIdentifier {
             runs.removeIf(run -> !run.alive());
             if (runs.isEmpty() && !waiting.isEmpty()) {
                 if (started) {
-                    startRest();
+                    startNext();
                 }
                 return;
             }
@@ -161,39 +253,40 @@ public final class EncoderIdentifier {
             }
         }
 
-        /**
-         * Starts the candidates that could have written the first block as decoded so far (all of
-         * them if it is not known): those whose tokens can be checked against it, and the likeliest
-         * of the others.
-         */
+        /** Keeps only the candidates that could have written the first block (all if it is not known), then starts. */
         private void startFirst() {
             started = true;
             Optional<FirstBlock> first = firstBlock.finish();
-            List<EncoderSpec> possible = first.map(block -> waiting.stream()
-                    .filter(spec -> FirstBlockRules.couldHaveWritten(spec, block)).toList()).orElse(List.copyOf(waiting));
+            first.ifPresent(block -> waiting.removeIf(spec -> !FirstBlockRules.couldHaveWritten(spec, block)));
             firstTokens = first.filter(block -> block.type() != FirstBlock.STORED).map(FirstBlock::tokens).orElse(null);
-            waiting.clear();
-            List<EncoderSpec> byOutput = new ArrayList<>();
-            for (EncoderSpec spec : possible) {
-                if (firstTokens != null && factory.reportsTokens(spec)) {
-                    start(spec);
-                } else {
-                    byOutput.add(spec);
-                }
-            }
-            if (!byOutput.isEmpty()) {
-                start(byOutput.removeFirst());
-            }
-            waiting.addAll(byOutput);
-            replayTo(runs);
+            startNext();
         }
 
-        /** Every run was rejected: the candidates still waiting all start. */
-        private void startRest() {
-            List<EncoderSpec> rest = List.copyOf(waiting);
-            waiting.clear();
-            rest.forEach(this::start);
-            replayTo(runs);
+        /**
+         * No candidate runs: starts the previous member's encoder alone if it has not run yet;
+         * otherwise every waiting candidate whose tokens can be checked, and the likeliest of the others.
+         */
+        private void startNext() {
+            List<CandidateRun> before = List.copyOf(runs);
+            if (alone != null && waiting.remove(alone)) {
+                start(alone);
+            } else {
+                EncoderSpec byOutput = null;
+                for (EncoderSpec spec : List.copyOf(waiting)) {
+                    if (firstTokens != null && factory.reportsTokens(spec)) {
+                        start(spec);
+                        waiting.remove(spec);
+                    } else if (byOutput == null) {
+                        byOutput = spec;
+                    }
+                }
+                if (byOutput != null) {
+                    start(byOutput);
+                    waiting.remove(byOutput);
+                }
+            }
+            alone = null;
+            replayTo(runs.stream().filter(run -> !before.contains(run)).toList());
             dropRejected();
         }
 
