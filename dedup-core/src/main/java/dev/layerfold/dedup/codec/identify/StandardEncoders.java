@@ -130,6 +130,8 @@ public final class StandardEncoders implements EncoderFactory {
         }
         // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and blocks.
         list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
+        // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         return List.copyOf(list);
     }
 
