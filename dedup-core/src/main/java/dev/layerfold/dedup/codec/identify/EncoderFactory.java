@@ -14,14 +14,6 @@ public interface EncoderFactory {
     DeflateEncoder create(EncoderSpec spec, OutputStream sink);
 
     /**
-     * Whether the encoder {@code spec} names reports its tokens ({@link DeflateEncoder#observeTokens}),
-     * so that identification can start it beside others at little cost; false when unsure.
-     */
-    default boolean reportsTokens(EncoderSpec spec) {
-        return false;
-    }
-
-    /**
      * The spec of the same encoder with a sync flush right before the stream's end, for a member
      * that ends in an empty stored block and then the final one; empty if this factory has none.
      */

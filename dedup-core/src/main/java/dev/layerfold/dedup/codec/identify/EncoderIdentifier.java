@@ -16,14 +16,14 @@ import java.util.Optional;
  *
  * <p>Candidates start once the original's first block is decoded (at most {@link FirstBlock#MAX_BYTES}
  * of the original), and only those that could have ended it where it ends ({@link FirstBlockRules}),
- * in the order the member header's hints make likeliest. Each is fed the decompressed bytes as they
- * are inflated; its output is compared with the original deflate bytes as they are read, and a
- * candidate is dropped at its first differing byte, within its first block. An encoder that reports
- * its tokens ({@link dev.layerfold.dedup.codec.deflate.DeflateEncoder#observeTokens}) is also
- * checked token by token against the first block's symbols ({@link FirstTokens}) and dropped at the
- * first that differs, usually within a few hundred tokens: all those start together. Of the others
- * the likeliest runs alone, and the rest only if it is rejected, each costing about one block of
- * compression. Comparing stops once a single candidate is left
+ * one at a time in the order the member header's hints make likeliest, the next when the last was
+ * dropped. Each is fed the decompressed bytes as they are inflated; its output is compared with the
+ * original deflate bytes as they are read, and a candidate is dropped at its first differing byte,
+ * within its first block. An encoder that reports its tokens
+ * ({@link dev.layerfold.dedup.codec.deflate.DeflateEncoder#observeTokens}) is also checked token by
+ * token against the first block's symbols ({@link FirstTokens}) and dropped at the first that
+ * differs, usually within a few hundred tokens; any other costs about one block of compression.
+ * Comparing stops once a single candidate is left
  * and has reproduced {@link #SETTLED_BYTES} of the original, or after {@code budgetBytes} of
  * decompressed input (several candidates still agreeing); the first live candidate is then taken,
  * and the full rebuild, which every layer passes before it is thinned, proves the rest. The split
@@ -57,7 +57,7 @@ public final class EncoderIdentifier {
 
     /** Starts identifying one member: feed it the member's bytes, then call {@link Session#finish()}. */
     public Session start(GzipHeader header) {
-        return new Session(order(header), null, null, header);
+        return new Session(order(header), null, header);
     }
 
     /** Identifies the members of one layer, in order. */
@@ -67,7 +67,7 @@ public final class EncoderIdentifier {
 
     /**
      * The members of one layer. A producer writing several members (eStargz writes one per file)
-     * writes them all alike: the previous member's encoder runs alone first. A producer whose
+     * writes them all alike: the previous member's encoder runs first. A producer whose
      * members end in a sync flush before the final block (eStargz's framing: layers made by
      * concatenating gzip files do not end so) and whose headers are the same is taken at its word:
      * once the members it wrote in a row hold {@link #SETTLED_BYTES} that its encoder reproduced
@@ -88,7 +88,7 @@ public final class EncoderIdentifier {
         /** Starts identifying the next member. */
         public Session start(GzipHeader header) {
             if (previous == null) {
-                return new Session(order(header), null, this, header);
+                return new Session(order(header), this, header);
             }
             if (proven >= SETTLED_BYTES && previousFlushed && Arrays.equals(header.bytes(), previousHeader)) {
                 return new Session(previous, this, header);
@@ -96,7 +96,7 @@ public final class EncoderIdentifier {
             List<EncoderSpec> ordered = new ArrayList<>(order(header));
             ordered.remove(previous);
             ordered.addFirst(previous);
-            return new Session(ordered, previous, this, header);
+            return new Session(ordered, this, header);
         }
 
         private void identified(GzipHeader header, Identification identification) {
@@ -123,9 +123,7 @@ public final class EncoderIdentifier {
      * Identification of one member, fed as the member is read. Nothing runs until the original's
      * first block is decoded (or {@code budgetBytes} were fed without that): the decompressed bytes
      * fed so far are kept meanwhile (up to the budget), and the candidates that could have written
-     * that block start from the member's beginning. Those that report their tokens start together,
-     * each stopped at its first token that differs from the block's; of the others the likeliest
-     * starts alone, and the rest only if every run was rejected. Not thread-safe.
+     * that block start, one at a time, from the member's beginning. Not thread-safe.
      */
     public final class Session implements DeflateMember.Listener {
 
@@ -138,17 +136,14 @@ public final class EncoderIdentifier {
         /** The layer's members this one belongs to, told the outcome; null for a member alone. */
         private final Members members;
         private final GzipHeader header;
-        /** The previous member's encoder, tried alone first; null once started or if there is none. */
-        private EncoderSpec alone;
         private boolean started;
         private int[] firstTokens;
         private int tried;
         private long fed;
         private EncoderSpec chosenEarly;
 
-        private Session(List<EncoderSpec> ordered, EncoderSpec alone, Members members, GzipHeader header) {
+        private Session(List<EncoderSpec> ordered, Members members, GzipHeader header) {
             this.waiting = new ArrayList<>(ordered);
-            this.alone = alone;
             this.members = members;
             this.header = header;
         }
@@ -263,30 +258,16 @@ public final class EncoderIdentifier {
         }
 
         /**
-         * No candidate runs: starts the previous member's encoder alone if it has not run yet;
-         * otherwise every waiting candidate whose tokens can be checked, and the likeliest of the others.
+         * No candidate runs: starts the next waiting one. One at a time, in order: a wrong candidate
+         * whose tokens are checked costs a few hundred tokens, any other about a block, and a right
+         * one (usually the first) leaves the rest unmade.
          */
         private void startNext() {
-            List<CandidateRun> before = List.copyOf(runs);
-            if (alone != null && waiting.remove(alone)) {
-                start(alone);
-            } else {
-                EncoderSpec byOutput = null;
-                for (EncoderSpec spec : List.copyOf(waiting)) {
-                    if (firstTokens != null && factory.reportsTokens(spec)) {
-                        start(spec);
-                        waiting.remove(spec);
-                    } else if (byOutput == null) {
-                        byOutput = spec;
-                    }
-                }
-                if (byOutput != null) {
-                    start(byOutput);
-                    waiting.remove(byOutput);
-                }
+            if (waiting.isEmpty()) {
+                return;
             }
-            alone = null;
-            replayTo(runs.stream().filter(run -> !before.contains(run)).toList());
+            start(waiting.removeFirst());
+            replayTo(runs);
             dropRejected();
         }
 

@@ -100,16 +100,6 @@ public final class StandardEncoders implements EncoderFactory {
         return go && spec.params().isEmpty() ? Optional.of(EncoderSpec.of(spec.family(), spec.level(), FLUSHED_BEFORE_FINISH)) : Optional.empty();
     }
 
-    /** Go 1.26's levels 2 to 9 and the zlib family report their tokens; klauspost's encoders do not. */
-    @Override
-    public boolean reportsTokens(EncoderSpec spec) {
-        return switch (spec.family()) {
-            case GO -> spec.level() >= 2 || spec.level() == -1;
-            case ZLIB, PIGZ, GNU_GZIP -> true;
-            default -> false;
-        };
-    }
-
     private static List<EncoderSpec> candidates() {
         List<EncoderSpec> list = new ArrayList<>();
         // Go before and since 1.27 side by side, level by level: the header cannot tell them apart.
