@@ -89,10 +89,11 @@ public final class LayerSplitter {
     private byte[] splitGzip(BlobInput in, TarSplitter tar, List<GzipMember> members, List<Identification> identifications)
             throws IOException {
         DeflateMember deflate = new DeflateMember(BUFFER);
+        EncoderIdentifier.Members identifying = identifier.members();
         try {
             do {
                 GzipHeader header = GzipHeader.read(in);
-                EncoderIdentifier.Session session = identifier.start(header);
+                EncoderIdentifier.Session session = identifying.start(header);
                 DeflateMember.End end = deflate.read(in, new DeflateMember.Listener() {
                     @Override
                     public void deflated(byte[] data, int offset, int length) {

@@ -129,7 +129,8 @@ class TarEdgeCaseRoundTripTest {
         TestCodec.RoundTrip trip = TestCodec.roundTrip(TestCodec.splitter(), blob);
 
         assertThat(trip.rebuilt()).isEqualTo(blob);
-        assertThat(trip.split().identifications()).extracting(id -> id.encoder().level()).containsExactly(9, 6, 1);
+        // The empty member is tried with the previous member's encoder first, which writes its bytes as level 6 does.
+        assertThat(trip.split().identifications()).extracting(id -> id.encoder().level()).containsExactly(9, 9, 1);
         assertThat(trip.split().recipe().members()).hasSize(3);
         assertThat(trip.split().recipe().trailingBytes()).hasSize(7);
         assertThat(trip.split().recipe().skeleton().fileCount()).isEqualTo(2);

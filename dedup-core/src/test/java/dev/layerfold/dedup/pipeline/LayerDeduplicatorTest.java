@@ -51,6 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LayerDeduplicatorTest {
 
     private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+    private static final String PLAIN_LAYER = "application/vnd.oci.image.layer.v1.tar";
 
     @TempDir
     Path dir;
@@ -119,6 +120,23 @@ class LayerDeduplicatorTest {
         assertThat(totals.storedBytes()).isLessThan(first.length + second.length);
         assertThat(blobs.size(Digest.sha256(first))).as("thinned").isEmpty();
         assertThat(rebuilt(second)).isEqualTo(second);
+    }
+
+    @Test
+    void anUncompressedTarLayerIsDeduplicatedAgainstAGzipOneAndRebuildsByteForByte() throws Exception {
+        Map<String, byte[]> base = files(new Random(5), "usr/", 12);
+        byte[] gzip = push(gzipLayer(base));
+        Map<String, byte[]> more = new LinkedHashMap<>(base);
+        more.putAll(files(new Random(6), "app/", 2));
+        byte[] plain = push(tar(more));
+
+        assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(plain), PLAIN_LAYER, plain.length), "w").kind())
+                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(index.totals().uniqueFiles()).as("the tar layer's 12 shared files are not stored again").isEqualTo(14);
+        assertThat(blobs.size(Digest.sha256(plain))).as("thinned").isEmpty();
+        assertThat(rebuilt(plain)).isEqualTo(plain);
     }
 
     @Test

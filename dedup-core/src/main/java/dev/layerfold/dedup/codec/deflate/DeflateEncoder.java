@@ -18,4 +18,15 @@ public interface DeflateEncoder {
 
     /** Compresses whatever is buffered and writes the final block. No call may follow. */
     void finish() throws IOException;
+
+    /**
+     * Reports every token this encoder finds from now on to {@code observer}, if each Huffman block
+     * it writes holds exactly the tokens reported for it, in order (its stored blocks aside), and
+     * returns true. Returns false, reporting nothing, for an encoder that may write other symbols
+     * than its tokens (klauspost's encoders write a block of literals where matches were found,
+     * when that is smaller).
+     */
+    default boolean observeTokens(TokenObserver observer) {
+        return false;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.ByteArrayOutputStream;
@@ -58,15 +59,26 @@ final class CandidateRun extends OutputStream {
         return !rejected && ahead.size() == 0 && matched == original.end();
     }
 
+    /** Checks the encoder's tokens against the original's first block, if it reports them. */
+    void checkTokens(int[] firstBlockTokens) {
+        encoder.observeTokens(new FirstTokens(firstBlockTokens));
+    }
+
     void feed(byte[] data, int offset, int length) {
         if (!rejected) {
             runGuarded(() -> encoder.write(data, offset, length));
         }
     }
 
-    void finish() {
+    /** Ends the stream, sync-flushing it first if {@code flushFirst} (the encoder then must support that). */
+    void finish(boolean flushFirst) {
         if (!rejected) {
-            runGuarded(encoder::finish);
+            runGuarded(() -> {
+                if (flushFirst) {
+                    ((SyncFlushEncoder) encoder).flush();
+                }
+                encoder.finish();
+            });
         }
     }
 

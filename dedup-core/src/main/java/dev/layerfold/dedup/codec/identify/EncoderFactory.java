@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.OutputStream;
+import java.util.Optional;
 
 /** Makes the encoder an {@link EncoderSpec} names, writing raw deflate to {@code sink}. */
 @FunctionalInterface
@@ -11,4 +12,12 @@ public interface EncoderFactory {
 
     /** @throws IllegalArgumentException if this factory does not know the spec's family or settings */
     DeflateEncoder create(EncoderSpec spec, OutputStream sink);
+
+    /**
+     * The spec of the same encoder with a sync flush right before the stream's end, for a member
+     * that ends in an empty stored block and then the final one; empty if this factory has none.
+     */
+    default Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
+        return Optional.empty();
+    }
 }

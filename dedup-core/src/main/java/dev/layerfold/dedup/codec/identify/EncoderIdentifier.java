@@ -6,6 +6,7 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -13,13 +14,16 @@ import java.util.Optional;
 /**
  * Finds the encoder and settings that reproduce a gzip member, in the same pass that splits it.
  *
- * <p>The candidate the member header's hints make likeliest runs first, alone; if it is rejected,
- * the others, in hint order, continue from the bytes kept so far, but only those that could have
- * ended the original's first block where it ends ({@link FirstBlockRules}): they wait until that
- * block is decoded (at most {@link FirstBlock#MAX_BYTES} of the original). Each is fed the decompressed
- * bytes as they are inflated; its output is compared with the original deflate bytes as they are
- * read, and a candidate is dropped at its first differing byte, within its first block. So a wrong
- * candidate costs about one block of compression. Comparing stops once a single candidate is left
+ * <p>Candidates start once the original's first block is decoded (at most {@link FirstBlock#MAX_BYTES}
+ * of the original), and only those that could have ended it where it ends ({@link FirstBlockRules}),
+ * one at a time in the order the member header's hints make likeliest, the next when the last was
+ * dropped. Each is fed the decompressed bytes as they are inflated; its output is compared with the
+ * original deflate bytes as they are read, and a candidate is dropped at its first differing byte,
+ * within its first block. An encoder that reports its tokens
+ * ({@link dev.layerfold.dedup.codec.deflate.DeflateEncoder#observeTokens}) is also checked token by
+ * token against the first block's symbols ({@link FirstTokens}) and dropped at the first that
+ * differs, usually within a few hundred tokens; any other costs about one block of compression.
+ * Comparing stops once a single candidate is left
  * and has reproduced {@link #SETTLED_BYTES} of the original, or after {@code budgetBytes} of
  * decompressed input (several candidates still agreeing); the first live candidate is then taken,
  * and the full rebuild, which every layer passes before it is thinned, proves the rest. The split
@@ -53,13 +57,73 @@ public final class EncoderIdentifier {
 
     /** Starts identifying one member: feed it the member's bytes, then call {@link Session#finish()}. */
     public Session start(GzipHeader header) {
-        return new Session(order(header));
+        return new Session(order(header), null, header);
+    }
+
+    /** Identifies the members of one layer, in order. */
+    public Members members() {
+        return new Members();
     }
 
     /**
-     * Identification of one member, fed as the member is read. The likeliest candidate runs alone
-     * first; the decompressed bytes fed so far are kept (up to the budget) so that, if it is
-     * rejected, all the others start from the member's beginning in the same pass. Not thread-safe.
+     * The members of one layer. A producer writing several members (eStargz writes one per file)
+     * writes them all alike: the previous member's encoder runs first. A producer whose
+     * members end in a sync flush before the final block (eStargz's framing: layers made by
+     * concatenating gzip files do not end so) and whose headers are the same is taken at its word:
+     * once the members it wrote in a row hold {@link #SETTLED_BYTES} that its encoder reproduced
+     * whole, that encoder is taken for the next member with the same header without running (its
+     * ending, flushed or not, read from the member), as a member's own encoder is taken after that
+     * many bytes. The rebuild proves it, as it proves the rest of a long member. Not thread-safe.
+     */
+    public final class Members {
+
+        private EncoderSpec previous;
+        private byte[] previousHeader;
+        private long proven;
+        private boolean previousFlushed;
+
+        private Members() {
+        }
+
+        /** Starts identifying the next member. */
+        public Session start(GzipHeader header) {
+            if (previous == null) {
+                return new Session(order(header), this, header);
+            }
+            if (proven >= SETTLED_BYTES && previousFlushed && Arrays.equals(header.bytes(), previousHeader)) {
+                return new Session(previous, this, header);
+            }
+            List<EncoderSpec> ordered = new ArrayList<>(order(header));
+            ordered.remove(previous);
+            ordered.addFirst(previous);
+            return new Session(ordered, this, header);
+        }
+
+        private void identified(GzipHeader header, Identification identification) {
+            EncoderSpec candidate = candidateOf(identification.encoder());
+            boolean flushed = candidate != null && !candidate.equals(identification.encoder());
+            if (candidate == null || !candidate.equals(previous)) {
+                proven = 0;
+            }
+            previous = candidate;
+            previousHeader = header.bytes();
+            proven += identification.wholeStream() ? identification.comparedBytes() : 0;
+            previousFlushed = flushed;
+        }
+    }
+
+    /** The candidate that is {@code spec}, or whose flushed variant it is; null if none. */
+    private EncoderSpec candidateOf(EncoderSpec spec) {
+        return candidates.stream()
+                .filter(candidate -> candidate.equals(spec) || factory.flushedBeforeFinish(candidate).filter(spec::equals).isPresent())
+                .findFirst().orElse(null);
+    }
+
+    /**
+     * Identification of one member, fed as the member is read. Nothing runs until the original's
+     * first block is decoded (or {@code budgetBytes} were fed without that): the decompressed bytes
+     * fed so far are kept meanwhile (up to the budget), and the candidates that could have written
+     * that block start, one at a time, from the member's beginning. Not thread-safe.
      */
     public final class Session implements DeflateMember.Listener {
 
@@ -68,28 +132,41 @@ public final class EncoderIdentifier {
         private final List<EncoderSpec> waiting;
         private final ByteArrayOutputStream replay = new ByteArrayOutputStream();
         private final FirstBlock.Reader firstBlock = new FirstBlock.Reader();
+        private final FlushedEnding ending = new FlushedEnding();
+        /** The layer's members this one belongs to, told the outcome; null for a member alone. */
+        private final Members members;
+        private final GzipHeader header;
+        private boolean started;
+        private int[] firstTokens;
         private int tried;
         private long fed;
         private EncoderSpec chosenEarly;
 
-        private Session(List<EncoderSpec> ordered) {
+        private Session(List<EncoderSpec> ordered, Members members, GzipHeader header) {
             this.waiting = new ArrayList<>(ordered);
-            if (!waiting.isEmpty()) {
-                start(List.of(waiting.removeFirst()));
-            }
+            this.members = members;
+            this.header = header;
+        }
+
+        /** A session that compares nothing and takes {@code assumed}. */
+        private Session(EncoderSpec assumed, Members members, GzipHeader header) {
+            this.waiting = new ArrayList<>();
+            this.chosenEarly = assumed;
+            this.members = members;
+            this.header = header;
         }
 
         @Override
         public void deflated(byte[] data, int offset, int length) {
+            ending.append(data, offset, length);
             if (deciding()) {
                 original.append(data, offset, length);
-                boolean wasDecided = firstBlock.decided();
                 firstBlock.append(data, offset, length);
                 runs.forEach(CandidateRun::originalGrew);
-                dropRejected();
-                if (!wasDecided && firstBlock.decided() && runs.isEmpty() && !waiting.isEmpty()) {
-                    startWaiting();
+                if (!started && firstBlock.decided()) {
+                    startFirst();
                 }
+                dropRejected();
             }
         }
 
@@ -105,6 +182,9 @@ public final class EncoderIdentifier {
                 run.feed(data, offset, length);
             }
             fed += length;
+            if (!started && fed >= budgetBytes) {
+                startFirst();
+            }
             dropRejected();
             boolean settled = runs.size() == 1 && runs.getFirst().matched() >= SETTLED_BYTES;
             if ((settled || fed >= budgetBytes) && !runs.isEmpty()) {
@@ -116,23 +196,39 @@ public final class EncoderIdentifier {
 
         /** The member's deflate stream ended: finish the live candidates and pick the first exact one. */
         public Identification finish() {
+            Identification identification = decide();
+            if (members != null) {
+                members.identified(header, identification);
+            }
+            return identification;
+        }
+
+        private Identification decide() {
             if (chosenEarly != null) {
-                return new Identification(chosenEarly, false, fed, tried);
+                return new Identification(flushedIfEndingSays(chosenEarly), false, fed, tried);
+            }
+            if (!started) {
+                startFirst();
             }
             while (true) {
                 for (CandidateRun run : runs) {
-                    run.finish();
+                    EncoderSpec spec = flushedIfEndingSays(run.spec());
+                    run.finish(!spec.equals(run.spec()));
                     if (run.caughtUp()) {
-                        return new Identification(run.spec(), true, fed, tried);
+                        return new Identification(spec, true, fed, tried);
                     }
                 }
                 runs.clear();
                 if (waiting.isEmpty()) {
                     return new Identification(EncoderSpec.NONE, true, fed, tried);
                 }
-                firstBlock.finish();
-                startWaiting();
+                startNext();
             }
+        }
+
+        /** The flushed variant of {@code spec} if the member ends as a flushed stream does and there is one. */
+        private EncoderSpec flushedIfEndingSays(EncoderSpec spec) {
+            return ending.flushed() ? factory.flushedBeforeFinish(spec).orElse(spec) : spec;
         }
 
         private boolean deciding() {
@@ -142,8 +238,8 @@ public final class EncoderIdentifier {
         private void dropRejected() {
             runs.removeIf(run -> !run.alive());
             if (runs.isEmpty() && !waiting.isEmpty()) {
-                if (firstBlock.decided()) {
-                    startWaiting();
+                if (started) {
+                    startNext();
                 }
                 return;
             }
@@ -152,29 +248,46 @@ public final class EncoderIdentifier {
             }
         }
 
-        /**
-         * Starts every waiting candidate that could have written the first block on the bytes seen so
-         * far; the caller checks who survived.
-         */
-        private void startWaiting() {
+        /** Keeps only the candidates that could have written the first block (all if it is not known), then starts. */
+        private void startFirst() {
+            started = true;
             Optional<FirstBlock> first = firstBlock.finish();
-            List<EncoderSpec> rest = first.map(block -> waiting.stream()
-                    .filter(spec -> FirstBlockRules.couldHaveWritten(spec, block)).toList()).orElse(List.copyOf(waiting));
-            waiting.clear();
-            start(rest);
-            byte[] seen = replay.toByteArray();
-            replay.reset();
-            for (CandidateRun run : runs) {
-                run.feed(seen, 0, seen.length);
+            first.ifPresent(block -> waiting.removeIf(spec -> !FirstBlockRules.couldHaveWritten(spec, block)));
+            firstTokens = first.filter(block -> block.type() != FirstBlock.STORED).map(FirstBlock::tokens).orElse(null);
+            startNext();
+        }
+
+        /**
+         * No candidate runs: starts the next waiting one. One at a time, in order: a wrong candidate
+         * whose tokens are checked costs a few hundred tokens, any other about a block, and a right
+         * one (usually the first) leaves the rest unmade.
+         */
+        private void startNext() {
+            if (waiting.isEmpty()) {
+                return;
             }
+            start(waiting.removeFirst());
+            replayTo(runs);
             dropRejected();
         }
 
-        private void start(List<EncoderSpec> specs) {
-            for (EncoderSpec spec : specs) {
-                runs.add(new CandidateRun(spec, factory, original));
+        private void replayTo(List<CandidateRun> started) {
+            byte[] seen = replay.toByteArray();
+            if (waiting.isEmpty()) {
+                replay.reset();
             }
-            tried += specs.size();
+            for (CandidateRun run : started) {
+                run.feed(seen, 0, seen.length);
+            }
+        }
+
+        private void start(EncoderSpec spec) {
+            CandidateRun run = new CandidateRun(spec, factory, original);
+            if (firstTokens != null) {
+                run.checkTokens(firstTokens);
+            }
+            runs.add(run);
+            tried++;
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.identify;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -11,10 +12,11 @@ import java.util.Optional;
  * 64 KiB window), so the shape rules out most candidates before any of them compresses a byte.
  *
  * <p>{@link Reader} decodes it from the original deflate bytes as they arrive, keeping at most
- * {@link #MAX_BYTES} of them: a first block longer than that is left undecided.
+ * {@link #MAX_BYTES} of them: a first block longer than that is left undecided. It keeps the block's
+ * symbols too, as {@link #tokens()}: the first tokens of the encoder that wrote it.
  */
 record FirstBlock(int type, boolean last, long symbols, long inputBytes, long matches, long distanceBits,
-                  boolean followedByEmptyBlock) {
+                  boolean followedByEmptyBlock, int[] tokens) {
 
     static final int STORED = 0;
     static final int FIXED = 1;
@@ -29,6 +31,11 @@ record FirstBlock(int type, boolean last, long symbols, long inputBytes, long ma
         return !last && type != STORED && !followedByEmptyBlock;
     }
 
+    /** A literal as its byte value, a match as {@code length << 16 | distance}, as {@link FirstTokens} compares them. */
+    static int matchToken(int length, int distance) {
+        return length << 16 | distance;
+    }
+
     /** Decodes the first block from the deflate bytes appended so far. Not thread-safe. */
     static final class Reader {
 
@@ -37,6 +44,9 @@ record FirstBlock(int type, boolean last, long symbols, long inputBytes, long ma
             3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
         private static final int[] LENGTH_EXTRA = {
             0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+        private static final int[] DIST_BASE = {
+            1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+            8193, 12289, 16385, 24577};
         private static final int[] DIST_EXTRA = {
             0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
@@ -115,7 +125,7 @@ record FirstBlock(int type, boolean last, long symbols, long inputBytes, long ma
                         bitBuf = 0;
                         bitCount = 0;
                         int len = (in[pos] & 0xff) | (in[pos + 1] & 0xff) << 8;
-                        return new FirstBlock(STORED, last, 0, len, 0, 0, false);
+                        return new FirstBlock(STORED, last, 0, len, 0, 0, false, new int[0]);
                     }
                     case FIXED -> {
                         int[] lengths = new int[288 + 30];
@@ -187,24 +197,31 @@ record FirstBlock(int type, boolean last, long symbols, long inputBytes, long ma
                 long produced = 0;
                 long matches = 0;
                 long distanceBits = 0;
+                int[] tokens = new int[1024];
                 while (true) {
                     int symbol = lencode.decode(this);
+                    if (symbols == tokens.length) {
+                        tokens = Arrays.copyOf(tokens, tokens.length * 2);
+                    }
                     if (symbol < 256) {
+                        tokens[(int) symbols] = symbol;
                         symbols++;
                         produced++;
                     } else if (symbol == 256) {
-                        return new FirstBlock(type, last, symbols, produced, matches, distanceBits, !last && nextBlockIsEmpty());
+                        return new FirstBlock(type, last, symbols, produced, matches, distanceBits, !last && nextBlockIsEmpty(),
+                                Arrays.copyOf(tokens, (int) symbols));
                     } else {
                         symbol -= 257;
                         if (symbol >= 29) {
                             throw new IllegalStateException("invalid length symbol");
                         }
-                        produced += LENGTH_BASE[symbol] + bits(LENGTH_EXTRA[symbol]);
+                        int length = LENGTH_BASE[symbol] + bits(LENGTH_EXTRA[symbol]);
+                        produced += length;
                         int dist = distcode.decode(this);
                         if (dist >= 30) {
                             throw new IllegalStateException("invalid distance symbol");
                         }
-                        bits(DIST_EXTRA[dist]);
+                        tokens[(int) symbols] = matchToken(length, DIST_BASE[dist] + bits(DIST_EXTRA[dist]));
                         symbols++;
                         matches++;
                         distanceBits += 5 + DIST_EXTRA[dist];

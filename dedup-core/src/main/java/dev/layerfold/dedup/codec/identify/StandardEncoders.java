@@ -1,6 +1,8 @@
 package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.FlushBeforeFinish;
+import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.KlauspostFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
@@ -15,13 +17,15 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The encoders real layer producers use, as recipe families, and the candidates tried for every
  * gzip member:
  * <ul>
- *   <li>{@code go}: Go's compress/flate of Go 1.8 to 1.26; the level only (-2..9). docker, buildkit,
- *       containerd write level 6, crane, ko and kaniko level 1.</li>
+ *   <li>{@code go}: Go's compress/flate of Go 1.8 to 1.26; the level (-2..9), and 1 for a stream
+ *       sync-flushed before its end (eStargz). docker, buildkit, containerd write level 6, crane, ko
+ *       and kaniko level 1, eStargz level 9 flushed.</li>
  *   <li>{@code go127}: Go's compress/flate since Go 1.27 (klauspost/compress's encoder); the level
  *       only (-2..9). The same tools, built with Go 1.27 or later.</li>
  *   <li>{@code zlib}: zlib; the level, then optionally memLevel, windowBits and strategy (zlib's
@@ -41,6 +45,8 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String PIGZ = "pigz";
     public static final String GNU_GZIP = "gzip";
     public static final String PGZIP = "pgzip";
+    /** The {@code go} and {@code go127} parameter of a stream sync-flushed right before its end. */
+    public static final int FLUSHED_BEFORE_FINISH = 1;
 
     /** Most likely first (hints reorder them per member); extend by appending. */
     public static final List<EncoderSpec> CANDIDATES = candidates();
@@ -62,14 +68,8 @@ public final class StandardEncoders implements EncoderFactory {
     public DeflateEncoder create(EncoderSpec spec, OutputStream sink) {
         List<Integer> p = spec.params();
         return switch (spec.family()) {
-            case GO -> {
-                requireParams(spec, 0);
-                yield GoFlateEncoder.create(sink, spec.level());
-            }
-            case GO127 -> {
-                requireParams(spec, 0);
-                yield KlauspostFlateEncoder.go127(sink, spec.level());
-            }
+            case GO -> flushedIfAsked(spec, GoFlateEncoder.create(sink, spec.level()));
+            case GO127 -> flushedIfAsked(spec, KlauspostFlateEncoder.go127(sink, spec.level()));
             case ZLIB -> {
                 if (p.isEmpty()) {
                     yield ZlibEncoder.create(sink, spec.level());
@@ -97,6 +97,13 @@ public final class StandardEncoders implements EncoderFactory {
         return new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0);
     }
 
+    /** eStargz's members: Go's gzip writer flushed, then closed. */
+    @Override
+    public Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
+        boolean go = spec.family().equals(GO) || spec.family().equals(GO127);
+        return go && spec.params().isEmpty() ? Optional.of(EncoderSpec.of(spec.family(), spec.level(), FLUSHED_BEFORE_FINISH)) : Optional.empty();
+    }
+
     private static List<EncoderSpec> candidates() {
         List<EncoderSpec> list = new ArrayList<>();
         // Go before and since 1.27 side by side, level by level: the header cannot tell them apart.
@@ -117,7 +124,21 @@ public final class StandardEncoders implements EncoderFactory {
         }
         // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and blocks.
         list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
+        // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         return List.copyOf(list);
+    }
+
+    /** No params: the stream as written; {@code 1}: sync-flushed before it was closed, as eStargz does. */
+    private static DeflateEncoder flushedIfAsked(EncoderSpec spec, SyncFlushEncoder encoder) {
+        if (spec.params().isEmpty()) {
+            return encoder;
+        }
+        if (!spec.params().equals(List.of(FLUSHED_BEFORE_FINISH))) {
+            throw new IllegalArgumentException("encoder " + spec + " has unknown parameters: " + spec.family() + " takes none, or "
+                    + FLUSHED_BEFORE_FINISH + " for a stream flushed before its end");
+        }
+        return new FlushBeforeFinish(encoder);
     }
 
     private static void requireParams(EncoderSpec spec, int count) {

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
 import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -57,6 +58,19 @@ public final class GoFlateEncoder implements SyncFlushEncoder {
                     "invalid Go flate compression level " + level + ": want a value in [-2, 9]");
         };
         return new GoFlateEncoder(level, w, compressor);
+    }
+
+    /**
+     * Levels 2 to 9 only: level 1 writes a block of literals where that is smaller than its
+     * tokens, and levels 0 and -2 find none.
+     */
+    @Override
+    public boolean observeTokens(TokenObserver observer) {
+        if (compressor instanceof HashChainCompressor hashChain) {
+            hashChain.observeTokens(observer);
+            return true;
+        }
+        return false;
     }
 
     /** The level this encoder was created with, as given (-1 stays -1). */

@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
+
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -60,11 +62,17 @@ final class HashChainCompressor extends Compressor {
     private int hashOffset;
     /** Where {@link #warm} leaves its reads. */
     private int warmed;
+    /** Told each token as it is added, or null. */
+    private TokenObserver observer;
 
     HashChainCompressor(HuffmanBitWriter w, CompressionLevel level) {
         super(w);
         this.level = level;
         reset();
+    }
+
+    void observeTokens(TokenObserver observer) {
+        this.observer = observer;
     }
 
     @Override
@@ -227,6 +235,7 @@ final class HashChainCompressor extends Compressor {
         int tokenCount = this.tokenCount;
         int chainHead = this.chainHead;
         int warmedTo = index;
+        TokenObserver observer = this.observer;
 
         while (true) {
             int lookahead = windowEnd - index;
@@ -237,6 +246,9 @@ final class HashChainCompressor extends Compressor {
                 if (lookahead == 0) {
                     // Flush the current block, if any.
                     if (byteAvailable) {
+                        if (observer != null) {
+                            observer.literal(window[index - 1] & 0xFF);
+                        }
                         tokens[tokenCount++] = window[index - 1] & 0xFF;
                         byteAvailable = false;
                     }
@@ -274,6 +286,9 @@ final class HashChainCompressor extends Compressor {
             }
             if (!lazy && length >= MIN_MATCH_LENGTH || lazy && prevLength >= MIN_MATCH_LENGTH && length <= prevLength) {
                 // Emit the previous match (lazy) or this one (greedy).
+                if (observer != null) {
+                    observer.match(lazy ? prevLength : length, lazy ? prevOffset : offset);
+                }
                 tokens[tokenCount++] = lazy
                         ? Tokens.matchToken(prevLength - BASE_MATCH_LENGTH, prevOffset - BASE_MATCH_OFFSET)
                         : Tokens.matchToken(length - BASE_MATCH_LENGTH, offset - BASE_MATCH_OFFSET);
@@ -304,6 +319,9 @@ final class HashChainCompressor extends Compressor {
             } else {
                 if (!lazy || byteAvailable) {
                     int i = lazy ? index - 1 : index;
+                    if (observer != null) {
+                        observer.literal(window[i] & 0xFF);
+                    }
                     tokens[tokenCount++] = window[i] & 0xFF;
                     if (tokenCount == MAX_FLATE_BLOCK_TOKENS) {
                         writeBlock(tokenCount, i + 1);

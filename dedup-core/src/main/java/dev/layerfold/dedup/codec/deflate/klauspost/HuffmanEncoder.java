@@ -85,11 +85,14 @@ final class HuffmanEncoder {
         return total;
     }
 
-    /** {@code bitLengthRaw}: bits to encode the bytes, at least 1 per byte. */
-    int bitLengthRaw(byte[] b, int from, int to) {
+    /**
+     * {@code bitLengthRaw}: bits to encode the bytes, at least {@code floor} per byte: Go 1.27 counts
+     * 1 for a byte the code has none for, klauspost/compress 0.
+     */
+    int bitLengthRaw(byte[] b, int from, int to, int floor) {
         int total = 0;
         for (int i = from; i < to; i++) {
-            total += Math.max(1, codes[b[i] & 0xff] & 0xff);
+            total += Math.max(floor, codes[b[i] & 0xff] & 0xff);
         }
         return total;
     }

@@ -40,6 +40,18 @@ public final class KlauspostFlateEncoder implements SyncFlushEncoder {
      * @throws IllegalArgumentException when {@code level} is outside [-2, 9], as Go rejects it
      */
     public static KlauspostFlateEncoder go127(OutputStream sink, int level) {
+        return create(sink, level, 1);
+    }
+
+    /**
+     * What klauspost/compress's own {@code flate.NewWriter(sink, level)} writes (1.18.2 to 1.20.3):
+     * Go 1.27's bytes, but for level 9, which prices a literal its table has no code for at 0 bits.
+     */
+    public static KlauspostFlateEncoder klauspost(OutputStream sink, int level) {
+        return create(sink, level, 0);
+    }
+
+    private static KlauspostFlateEncoder create(OutputStream sink, int level, int literalFloor) {
         Objects.requireNonNull(sink, "sink");
         return switch (level) {
             case 0 -> {
@@ -56,7 +68,7 @@ public final class KlauspostFlateEncoder implements SyncFlushEncoder {
             }
             case 7, 8, 9 -> {
                 HuffmanBitWriter w = new HuffmanBitWriter(sink, 8);
-                yield new KlauspostFlateEncoder(w, new LazyCompressor(w, level));
+                yield new KlauspostFlateEncoder(w, new LazyCompressor(w, level, literalFloor));
             }
             default -> throw new IllegalArgumentException(
                     "invalid Go flate compression level " + level + ": want a value in [-2, 9]");

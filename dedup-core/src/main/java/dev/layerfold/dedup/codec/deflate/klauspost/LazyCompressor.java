@@ -29,6 +29,7 @@ final class LazyCompressor extends Compressor {
     private final int lazy;
     private final int nice;
     private final int chain;
+    private final int literalFloor;
 
     private final byte[] window = new byte[2 * WINDOW_SIZE];
     private int windowEnd;
@@ -48,8 +49,13 @@ final class LazyCompressor extends Compressor {
     private final int[] hashHead = new int[HASH_SIZE];
     private final int[] hashPrev = new int[WINDOW_SIZE];
 
-    LazyCompressor(HuffmanBitWriter w, int level) {
+    /**
+     * {@code literalFloor}: the fewest bits a literal is priced at when a match is weighed against
+     * literals at level 9; 1 in Go 1.27, 0 in klauspost/compress (a byte outside the priced range).
+     */
+    LazyCompressor(HuffmanBitWriter w, int level, int literalFloor) {
         super(w);
+        this.literalFloor = literalFloor;
         int[] tuning = LEVELS[level - 7];
         this.lazy = tuning[1];
         this.nice = tuning[2];
@@ -170,7 +176,7 @@ final class LazyCompressor extends Compressor {
                 if (n > len) {
                     boolean accept = true;
                     if (chain >= 100) {
-                        int newGain = literalCosts.bitLengthRaw(window, pos, pos + n)
+                        int newGain = literalCosts.bitLengthRaw(window, pos, pos + n, literalFloor)
                                 - Tokens.OFFSET_EXTRA_BITS[Tokens.offsetCode(pos - i)] - BASE_COST
                                 - Tokens.LENGTH_EXTRA_BITS[Tokens.LENGTH_CODES[(n - 3) & 255]];
                         if (newGain <= cGain) {

@@ -30,7 +30,7 @@ public final class PgzipEncoder implements DeflateEncoder {
 
     private PgzipEncoder(OutputStream sink, int level, int blockSize) {
         this.sink = sink;
-        this.flate = KlauspostFlateEncoder.go127(sink, flateLevel(level));
+        this.flate = KlauspostFlateEncoder.klauspost(sink, flateLevel(level));
         this.block = new byte[blockSize];
     }
 

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.pigz;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibFlush;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibSettings;
@@ -98,6 +99,12 @@ public final class PigzEncoder implements DeflateEncoder {
             offset += n;
             length -= n;
         }
+    }
+
+    /** pigz's framing adds only empty blocks and alignment, never symbols of its own. */
+    @Override
+    public boolean observeTokens(TokenObserver observer) {
+        return zlib.observeTokens(observer);
     }
 
     @Override

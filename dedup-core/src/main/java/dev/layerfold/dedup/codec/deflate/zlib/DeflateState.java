@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -114,6 +116,10 @@ final class DeflateState {
 
     int level() {
         return level;
+    }
+
+    void observeTokens(TokenObserver observer) {
+        trees.observeTokens(observer);
     }
 
     /** deflateReset(): deflateResetKeep() plus lm_init(). The window keeps its bytes, as in zlib. */

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -105,6 +106,12 @@ public final class GnuGzipEncoder implements DeflateEncoder {
         inputEnd = offset + length;
         run(false);
         input = null;
+    }
+
+    @Override
+    public boolean observeTokens(TokenObserver observer) {
+        trees.observeTokens(observer);
+        return true;
     }
 
     @Override

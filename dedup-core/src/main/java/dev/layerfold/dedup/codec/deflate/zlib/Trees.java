@@ -23,6 +23,8 @@ import static dev.layerfold.dedup.codec.deflate.zlib.TreeTables.STATIC_DTREE_LEN
 import static dev.layerfold.dedup.codec.deflate.zlib.TreeTables.STATIC_LTREE_CODE;
 import static dev.layerfold.dedup.codec.deflate.zlib.TreeTables.STATIC_LTREE_LEN;
 
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
+
 import java.util.Arrays;
 
 /**
@@ -62,6 +64,8 @@ final class Trees {
     }
 
     private final PendingOutput out;
+    /** Told each symbol as it is tallied, or null. */
+    private TokenObserver observer;
     private final Desc lDesc = new Desc(HEAP_SIZE, STATIC_LTREE_LEN, EXTRA_LBITS, LITERALS + 1, L_CODES, MAX_BITS);
     private final Desc dDesc = new Desc(2 * D_CODES + 1, STATIC_DTREE_LEN, EXTRA_DBITS, 0, D_CODES, MAX_BITS);
     private final Desc blDesc = new Desc(2 * BL_CODES + 1, null, EXTRA_BLBITS, 0, BL_CODES, MAX_BL_BITS);
@@ -108,8 +112,15 @@ final class Trees {
         return symNext != 0;
     }
 
+    void observeTokens(TokenObserver observer) {
+        this.observer = observer;
+    }
+
     /** _tr_tally_lit(): returns true when the block must be flushed. */
     boolean tallyLit(int c) {
+        if (observer != null) {
+            observer.literal(c);
+        }
         syms[symNext++] = c;
         ltreeFreq[c]++;
         return symNext == symEnd;
@@ -117,6 +128,9 @@ final class Trees {
 
     /** _tr_tally_dist(): {@code dist} is the match distance, {@code lc} the match length minus 3. */
     boolean tallyDist(int dist, int lc) {
+        if (observer != null) {
+            observer.match(lc + 3, dist);
+        }
         syms[symNext++] = (dist << 8) | lc;
         ltreeFreq[LENGTH_CODE[lc] + LITERALS + 1]++;
         dtreeFreq[TreeTables.distCode(dist - 1)]++;

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.TokenObserver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -115,6 +116,12 @@ public final class ZlibEncoder implements DeflateEncoder {
             throw new IllegalStateException("deflateSetDictionary after input (zlib's Z_STREAM_ERROR)");
         }
         state.setDictionary(dictionary, offset, length);
+    }
+
+    @Override
+    public boolean observeTokens(TokenObserver observer) {
+        state.observeTokens(observer);
+        return true;
     }
 
     /** deflatePending()'s bit count: output bits not yet completing a byte (0..7). */

@@ -1,0 +1,30 @@
+package dev.layerfold.dedup.codec.identify;
+
+import java.util.Arrays;
+
+/**
+ * Watches the last bytes of a member's deflate stream for the ending of a stream sync-flushed right
+ * before it was closed: the flush's empty stored block leaves the output byte-aligned, so it ends
+ * {@code 00 00 ff ff}, and the final empty stored block that Go's writer closes with follows whole
+ * ({@code 01 00 00 ff ff}). Without the flush, the final block's header shares a byte with the
+ * data's last block and no empty stored block precedes it. The rebuild proves the guess.
+ */
+final class FlushedEnding {
+
+    private static final byte[] ENDING = {0, 0, (byte) 0xff, (byte) 0xff, 1, 0, 0, (byte) 0xff, (byte) 0xff};
+
+    private final byte[] last = new byte[ENDING.length];
+    private long seen;
+
+    void append(byte[] data, int offset, int length) {
+        int take = Math.min(length, last.length);
+        int keep = last.length - take;
+        System.arraycopy(last, take, last, 0, keep);
+        System.arraycopy(data, offset + length - take, last, keep, take);
+        seen += length;
+    }
+
+    boolean flushed() {
+        return seen >= ENDING.length && Arrays.equals(last, ENDING);
+    }
+}
