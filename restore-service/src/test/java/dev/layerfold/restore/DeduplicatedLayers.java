@@ -16,6 +16,7 @@ import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.LayerTask;
+import dev.layerfold.storage.gc.GcIndex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -90,12 +91,12 @@ final class DeduplicatedLayers {
     }
 
     /** Pushes the layer into the blob store and runs the real pipeline on it; it must come out thinned. */
-    static byte[] deduplicated(BlobStore blobs, DedupIndex index, Path scratch, byte[] layer) throws IOException {
+    static byte[] deduplicated(BlobStore blobs, DedupIndex index, GcIndex gc, Path scratch, byte[] layer) throws IOException {
         String upload = "push-" + Digest.sha256(layer).hex();
         blobs.startUpload(upload);
         blobs.append(upload, new ByteArrayInputStream(layer));
         blobs.publish(upload, Digest.sha256(layer));
-        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, gc, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
                 new DedupSettings(scratch, 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT), IntactCopyPolicy.NO_COPIES);
         DedupOutcome outcome = deduplicator.deduplicate(new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length), "test");

@@ -90,7 +90,7 @@ class IntactCopySweeperTest {
     }
 
     private byte[] deduplicated(int seed) throws IOException {
-        return DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), dir.resolve("scratch"),
+        return DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"),
                 DeduplicatedLayers.layer(new Random(seed), 10));
     }
 

@@ -91,7 +91,7 @@ class LayerRestorerTest {
     }
 
     private byte[] deduplicated(byte[] layer) throws IOException {
-        return DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), dir.resolve("scratch"), layer);
+        return DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"), layer);
     }
 
     /** Flips a byte in the middle of every blob that is not a layer record (the packs). */

@@ -202,7 +202,7 @@ abstract class PackRewriteTest {
     }
 
     private byte[] deduplicated(Random random, int files) throws IOException {
-        return DeduplicatedLayers.deduplicated(blobs, index, dir.resolve("scratch"), DeduplicatedLayers.layer(random, files));
+        return DeduplicatedLayers.deduplicated(blobs, index, gcIndex, dir.resolve("scratch"), DeduplicatedLayers.layer(random, files));
     }
 
     private byte[] restored(byte[] layer) throws IOException {

@@ -42,7 +42,7 @@ class ParallelRestoreTest {
         metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
         restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, 2)),
                 encoders, fetchers, dir.resolve("spool"), metrics);
-        layer = DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), dir.resolve("scratch"),
+        layer = DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"),
                 DeduplicatedLayers.pigzLayer(new Random(3), 13));
     }
 

@@ -88,7 +88,7 @@ class RestoreOnceTest {
     void pullsOfALayerOnTwoProcessesAtOnceCostOneRebuildAndBothGetExactBytes() throws Exception {
         Process first = new Process("a", true, Duration.ofMinutes(1));
         Process second = new Process("b", true, Duration.ofMinutes(1));
-        byte[] layer = DeduplicatedLayers.deduplicated(first.blobs, first.metadata.dedupIndex(), dir.resolve("scratch"),
+        byte[] layer = DeduplicatedLayers.deduplicated(first.blobs, first.metadata.dedupIndex(), first.metadata.gcIndex(), dir.resolve("scratch"),
                 DeduplicatedLayers.layer(new Random(1), 20));
         Digest digest = Digest.sha256(layer);
 
@@ -108,7 +108,7 @@ class RestoreOnceTest {
     @Test
     void twoPullsInOneProcessJoinOneRebuildAndKeepOneCopy() throws Exception {
         Process alone = new Process("alone", false, Duration.ofMinutes(1));
-        byte[] layer = DeduplicatedLayers.deduplicated(alone.blobs, alone.metadata.dedupIndex(), dir.resolve("scratch"),
+        byte[] layer = DeduplicatedLayers.deduplicated(alone.blobs, alone.metadata.dedupIndex(), alone.metadata.gcIndex(), dir.resolve("scratch"),
                 DeduplicatedLayers.layer(new Random(2), 10));
         Digest digest = Digest.sha256(layer);
 
@@ -128,7 +128,7 @@ class RestoreOnceTest {
     void aPullWaitsForAStuckRebuildElsewhereOnlySoLongThenRebuildsTheLayerItself() throws Exception {
         Process stuck = new Process("stuck", true, Duration.ofMinutes(1));
         Process impatient = new Process("impatient", true, Duration.ofMillis(500));
-        byte[] layer = DeduplicatedLayers.deduplicated(stuck.blobs, stuck.metadata.dedupIndex(), dir.resolve("scratch"),
+        byte[] layer = DeduplicatedLayers.deduplicated(stuck.blobs, stuck.metadata.dedupIndex(), stuck.metadata.gcIndex(), dir.resolve("scratch"),
                 DeduplicatedLayers.layer(new Random(3), 10));
         Digest digest = Digest.sha256(layer);
         stuck.restores.open(digest, 0, -1).orElseThrow(); // its rebuild never runs

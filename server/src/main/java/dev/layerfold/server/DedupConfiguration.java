@@ -20,6 +20,7 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.LayerPulls;
+import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -82,12 +83,12 @@ public class DedupConfiguration {
     }
 
     @Bean
-    LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, DedupProperties dedup, StorageProperties storage,
+    LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, GcIndex gc, DedupProperties dedup, StorageProperties storage,
                                         IntactCopyPolicy copies) throws IOException {
         Path scratch = scratch(dedup, storage).resolve("dedup");
         emptyScratch(scratch);
         DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), dedup.claimTime(), DedupLimits.DEFAULT);
-        return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+        return new LayerDeduplicator(blobs, index, gc, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()), settings, copies);
     }
 

@@ -21,6 +21,7 @@ import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.dedup.PackCondemnedException;
+import dev.layerfold.storage.gc.GcIndex;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * first, so two workers never store one file twice) in packs, writes its {@link LayerRecord}, rebuilds
  * the layer from what was stored and compares the digest, and only after that proof commits the layer
  * (counting its file references) and removes the intact blob. Every step is idempotent: a worker that
- * dies anywhere leaves the layer intact and servable, and the task is done again.
+ * dies anywhere leaves the layer intact and servable, and the task is done again. A layer the garbage
+ * collector deletes while it is split is not committed (the GC index fences the commit: see
+ * {@link #stillWanted}), so its files are not kept for a layer no manifest names.
  */
 public final class LayerDeduplicator {
 
@@ -58,6 +61,7 @@ public final class LayerDeduplicator {
 
     private final BlobStore blobs;
     private final DedupIndex index;
+    private final GcIndex gc;
     private final LayerSplitter splitter;
     private final LayerRebuilder rebuilder;
     private final DedupSettings settings;
@@ -66,11 +70,12 @@ public final class LayerDeduplicator {
     private final IntactCopyPolicy copies;
 
     /** @param copies whether a layer keeps its intact blob once deduplicated (mode {@code selective}: while hot) */
-    public LayerDeduplicator(BlobStore blobs, DedupIndex index, LayerSplitter splitter, LayerRebuilder rebuilder,
+    public LayerDeduplicator(BlobStore blobs, DedupIndex index, GcIndex gc, LayerSplitter splitter, LayerRebuilder rebuilder,
                              DedupSettings settings, IntactCopyPolicy copies) {
         this.blobs = blobs;
         this.copies = copies;
         this.index = index;
+        this.gc = gc;
         this.splitter = splitter;
         this.rebuilder = rebuilder;
         this.settings = settings;
@@ -139,6 +144,10 @@ public final class LayerDeduplicator {
                 LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());
             }
+            Optional<DedupOutcome> unwanted = stillWanted(layer, record, sink.alreadyStored().keySet());
+            if (unwanted.isPresent()) {
+                return unwanted.get();
+            }
             byte[] recordBytes = record.toBytes();
             Digest recordDigest = writer.write(recordBytes);
             long stored = packBytes + recordBytes.length;
@@ -151,6 +160,28 @@ public final class LayerDeduplicator {
             }
             return new DedupOutcome(DedupOutcome.Kind.DEDUPLICATED, "", recipe.blobSize(), stored);
         }
+    }
+
+    /**
+     * Fences the commit against the garbage collector, which may have condemned the layer while it was
+     * split (no manifest names it any more) and, seeing no deduplicated state yet, deleted its blob
+     * alone. A touch makes the layer a candidate from now, so no condemnation follows within the grace
+     * period (the commit comes milliseconds later), and it is refused while one stands. After it, a
+     * blob that is gone with no state recorded was deleted: committing would keep the layer's files for
+     * nothing, and nothing would ever release them. Either way the files this layer alone stored are
+     * forgotten (those stored before it, or by others, are referenced or kept by their own commit).
+     * Empty if the layer may be committed.
+     */
+    private Optional<DedupOutcome> stillWanted(Digest layer, LayerRecord record, Set<Digest> storedBefore) throws IOException {
+        boolean condemned = !gc.touch(layer);
+        if (!condemned && (blobs.size(layer).isPresent() || index.layer(layer).isPresent())) {
+            return Optional.empty();
+        }
+        Set<Digest> ownFiles = new HashSet<>(record.files().keySet());
+        ownFiles.removeAll(storedBefore);
+        index.forgetUnreferenced(ownFiles, Long.MAX_VALUE);
+        LOG.info("layer {} was deleted while it was deduplicated; its files are not kept", layer);
+        return Optional.of(condemned ? DedupOutcome.retry("the garbage collector is deleting the layer") : DedupOutcome.alreadyDone());
     }
 
     /**

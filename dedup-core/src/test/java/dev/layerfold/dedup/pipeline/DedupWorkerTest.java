@@ -55,7 +55,7 @@ class DedupWorkerTest {
         Digest cold = pushAndQueue("a layer nobody pulls");
         metadata.layerPulls().record(Map.of(hot, 20L));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
                 new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT),
                 IntactCopyPolicy.NO_COPIES);

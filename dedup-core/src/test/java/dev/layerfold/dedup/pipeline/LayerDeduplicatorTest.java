@@ -16,6 +16,7 @@ import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import dev.layerfold.storage.gc.GcIndex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -81,7 +82,7 @@ class LayerDeduplicatorTest {
     }
 
     private LayerDeduplicator deduplicator(DedupIndex index, DedupLimits limits, IntactCopyPolicy copies) {
-        return new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+        return new LayerDeduplicator(blobs, index, metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
                 new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), limits), copies);
     }
@@ -264,7 +265,7 @@ class LayerDeduplicatorTest {
                     }
                     return result;
                 });
-        LayerDeduplicator deduplicator = new LayerDeduplicator(damaging, index, new LayerSplitter(StandardEncoders.identifier()),
+        LayerDeduplicator deduplicator = new LayerDeduplicator(damaging, index, metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
                 new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT),
                 IntactCopyPolicy.NO_COPIES);
@@ -274,6 +275,78 @@ class LayerDeduplicatorTest {
         assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.INTACT);
         assertThat(outcome.reason()).isEqualTo("rebuild mismatch");
         assertThat(blobs.size(layerDigest)).as("the intact blob is kept").contains((long) layer.length);
+    }
+
+    /**
+     * The leak the gc soak found: the collector condemned a layer no manifest named any more while a
+     * worker split it, saw no deduplicated state, deleted the blob and buried the mark; the worker then
+     * committed, and the layer's files were kept for good. Now the commit is fenced by the GC index.
+     */
+    @Test
+    void aLayerTheCollectorDeletedWhileItWasSplitIsNotCommittedAndItsNewFilesAreForgotten() throws Exception {
+        byte[] layer = push(gzipLayer(files(new Random(31), "gone/", 8)));
+        GcIndex gc = metadata.gcIndex();
+        gc.touch(Digest.sha256(layer));
+
+        DedupOutcome outcome = deduplicatorCollectingOnOpen(layer, condemnation -> {
+            blobs.delete(condemnation.digest());
+            gc.bury(condemnation);
+        }).deduplicate(task(layer), "w");
+
+        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.ALREADY_DONE);
+        assertThat(index.layer(Digest.sha256(layer))).isEmpty();
+        DedupTotals totals = index.totals();
+        assertThat(totals.layersDeduplicated()).isZero();
+        assertThat(totals.uniqueFiles()).as("forgotten: no layer will ever release them").isZero();
+        assertThat(totals.fileReferences()).isZero();
+    }
+
+    @Test
+    void aLayerCondemnedWhenItsCommitComesIsTriedAgainLaterAndCommitsNothingNow() throws Exception {
+        byte[] layer = push(gzipLayer(files(new Random(32), "condemned/", 8)));
+        metadata.gcIndex().touch(Digest.sha256(layer));
+
+        DedupOutcome outcome = deduplicatorCollectingOnOpen(layer, condemnation -> { }).deduplicate(task(layer), "w");
+
+        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.RETRY);
+        assertThat(index.layer(Digest.sha256(layer))).isEmpty();
+        assertThat(index.totals().uniqueFiles()).isZero();
+        assertThat(blobs.size(Digest.sha256(layer))).as("the collector deletes it, not the worker").contains((long) layer.length);
+    }
+
+    @Test
+    void aDeduplicatedLayerBecomesACandidateSoTheCollectorJudgesItAgain() throws Exception {
+        byte[] layer = push(gzipLayer(files(new Random(33), "kept/", 4)));
+
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(task(layer), "w").kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(metadata.gcIndex().candidates(Duration.ZERO, 10)).containsExactly(Digest.sha256(layer));
+    }
+
+    private interface Collection {
+        void run(GcIndex.Condemnation condemnation) throws IOException;
+    }
+
+    /** A deduplicator whose first read of the layer is followed by the collector condemning it and then {@code collection}. */
+    private LayerDeduplicator deduplicatorCollectingOnOpen(byte[] layer, Collection collection) {
+        Digest layerDigest = Digest.sha256(layer);
+        BlobStore collected = (BlobStore) Proxy.newProxyInstance(BlobStore.class.getClassLoader(), new Class<?>[] {BlobStore.class},
+                (proxy, method, arguments) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(blobs, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (method.getName().equals("open") && arguments[0].equals(layerDigest)) {
+                        collection.run(metadata.gcIndex().condemn(layerDigest, Duration.ZERO).orElseThrow());
+                    }
+                    return result;
+                });
+        return new LayerDeduplicator(collected, index, metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()),
+                new LayerRebuilder(StandardEncoders.factory()),
+                new DedupSettings(dir.resolve("scratch"), 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT),
+                IntactCopyPolicy.NO_COPIES);
     }
 
     /**

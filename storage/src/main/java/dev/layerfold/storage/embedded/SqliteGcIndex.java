@@ -36,16 +36,27 @@ final class SqliteGcIndex implements GcIndex {
 
     @Override
     public boolean touch(RepositoryName repository, Digest digest) throws IOException {
+        return touch(Optional.of(repository), digest);
+    }
+
+    @Override
+    public boolean touch(Digest digest) throws IOException {
+        return touch(Optional.empty(), digest);
+    }
+
+    private boolean touch(Optional<RepositoryName> linkedInto, Digest digest) throws IOException {
         long now = clock.millis();
         return db.write(c -> {
             if (condemnedAt(c, digest, now).isPresent()) {
                 return false;
             }
             becameCandidate(c, digest, now);
-            try (PreparedStatement link = c.prepareStatement("INSERT OR IGNORE INTO gc_links (digest, repository) VALUES (?, ?)")) {
-                link.setString(1, digest.toString());
-                link.setString(2, repository.value());
-                link.executeUpdate();
+            if (linkedInto.isPresent()) {
+                try (PreparedStatement link = c.prepareStatement("INSERT OR IGNORE INTO gc_links (digest, repository) VALUES (?, ?)")) {
+                    link.setString(1, digest.toString());
+                    link.setString(2, linkedInto.get().value());
+                    link.executeUpdate();
+                }
             }
             return true;
         });

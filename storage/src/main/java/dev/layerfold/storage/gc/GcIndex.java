@@ -39,6 +39,14 @@ public interface GcIndex {
     boolean touch(RepositoryName repository, Digest digest) throws IOException;
 
     /**
+     * Records that what the registry keeps for the digest is about to grow without its bytes being
+     * published or linked (a dedup worker about to commit the layer's files and recipe): it becomes a
+     * candidate from now, so no condemnation can follow within the grace period, and one that came
+     * before is seen. False, changing nothing, while it is condemned.
+     */
+    boolean touch(Digest digest) throws IOException;
+
+    /**
      * Records that {@code manifest}, linked (or about to be) in {@code repository}, references each of
      * {@code targets}, unless one of them is condemned: then changes nothing and returns the condemned
      * ones. Idempotent; works also while the index is incomplete (references only ever keep bytes).

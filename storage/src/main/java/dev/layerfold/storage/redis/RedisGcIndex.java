@@ -42,14 +42,16 @@ final class RedisGcIndex implements GcIndex {
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             """;
 
-    /** KEYS: condemned, candidates, links. ARGV: lifetime, digest, repository. */
+    /** KEYS: condemned, candidates, links. ARGV: lifetime, digest, and the repository unless none is linked. */
     private static final RedisScript TOUCH = new RedisScript(NOW + """
             local at = redis.call('hget', KEYS[1], ARGV[2])
             if at and now - tonumber(at) < tonumber(ARGV[1]) then
               return 0
             end
             redis.call('zadd', KEYS[2], 'GT', now, ARGV[2])
-            redis.call('sadd', KEYS[3], ARGV[3])
+            if ARGV[3] then
+              redis.call('sadd', KEYS[3], ARGV[3])
+            end
             return 1""");
 
     /** KEYS: condemned, held, holders, refs of each target. ARGV: lifetime, holder, the targets. */
@@ -163,9 +165,19 @@ final class RedisGcIndex implements GcIndex {
 
     @Override
     public boolean touch(RepositoryName repository, Digest digest) throws IOException {
+        return touch(digest, List.of(repository.value()));
+    }
+
+    @Override
+    public boolean touch(Digest digest) throws IOException {
+        return touch(digest, List.of());
+    }
+
+    private boolean touch(Digest digest, List<String> linkedInto) throws IOException {
+        List<String> args = new ArrayList<>(List.of(Long.toString(CONDEMNATION_LIFETIME.toMillis()), digest.toString()));
+        args.addAll(linkedInto);
         return call("touch " + digest, () -> TOUCH.returnsTrue(redis,
-                new String[] {condemned(), candidates(), links(digest)},
-                Long.toString(CONDEMNATION_LIFETIME.toMillis()), digest.toString(), repository.value()));
+                new String[] {condemned(), candidates(), links(digest)}, args.toArray(String[]::new)));
     }
 
     @Override

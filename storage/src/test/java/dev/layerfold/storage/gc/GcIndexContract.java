@@ -126,6 +126,21 @@ public abstract class GcIndexContract {
     }
 
     @Test
+    void aTouchWithoutARepositoryDefersCondemnationLinksNothingAndIsRefusedWhileCondemned() throws Exception {
+        GcIndex index = newIndex();
+        assertThat(index.touch(LAYER)).isTrue();
+        assertThat(sameIndex().condemn(LAYER, HOUR)).as("touched within the grace").isEmpty();
+
+        GcIndex.Condemnation condemned = sameIndex().condemn(LAYER, NONE).orElseThrow();
+        assertThat(condemned.linkedIn()).isEmpty();
+        assertThat(sameIndex().touch(LAYER)).isFalse();
+
+        index.bury(condemned);
+        assertThat(sameIndex().touch(LAYER)).isTrue();
+        assertThat(index.candidates(NONE, 10)).containsExactly(LAYER);
+    }
+
+    @Test
     void onlyCandidatesAreCondemned() throws Exception {
         GcIndex index = newIndex();
 

@@ -60,7 +60,7 @@ final class EmbeddedDedup implements AutoCloseable {
         this.blobs = new FilesystemBlobStore(dir.resolve("data"));
         this.metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
         DedupSettings settings = new DedupSettings(dir.resolve("scratch"), 3, 64L << 20, Duration.ofMinutes(15), DedupLimits.DEFAULT);
-        this.deduplicator = new LayerDeduplicator(blobs, index(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings, IntactCopyPolicy.NO_COPIES);
+        this.deduplicator = new LayerDeduplicator(blobs, index(), metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings, IntactCopyPolicy.NO_COPIES);
         this.storedFiles = new StoredFiles(blobs);
         this.encoders = Executors.newFixedThreadPool(restoreThreads, Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
         this.fetchers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().name("restore-fetch-", 0).factory());

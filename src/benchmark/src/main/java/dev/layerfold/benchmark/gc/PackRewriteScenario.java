@@ -63,7 +63,7 @@ final class PackRewriteScenario {
         try (SqliteMetadataStore metadata = new SqliteMetadataStore(dir.resolve("metadata.db"))) {
             FilesystemBlobStore blobs = new FilesystemBlobStore(dir.resolve("data"));
             DedupIndex index = metadata.dedupIndex();
-            LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, new LayerSplitter(StandardEncoders.identifier()),
+            LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()),
                     new LayerRebuilder(StandardEncoders.factory()),
                     new DedupSettings(dir.resolve("scratch"), 3, 64L << 20, Duration.ofMinutes(15), DedupLimits.DEFAULT),
                     IntactCopyPolicy.NO_COPIES);
