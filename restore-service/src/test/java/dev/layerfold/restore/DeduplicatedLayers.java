@@ -92,16 +92,27 @@ final class DeduplicatedLayers {
 
     /** Pushes the layer into the blob store and runs the real pipeline on it; it must come out thinned. */
     static byte[] deduplicated(BlobStore blobs, DedupIndex index, GcIndex gc, Path scratch, byte[] layer) throws IOException {
+        push(blobs, layer);
+        DedupOutcome outcome = deduplicator(blobs, index, gc, scratch).deduplicate(task(layer), "test");
+        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(blobs.size(Digest.sha256(layer))).as("thinned").isEmpty();
+        return layer;
+    }
+
+    static void push(BlobStore blobs, byte[] layer) throws IOException {
         String upload = "push-" + Digest.sha256(layer).hex();
         blobs.startUpload(upload);
         blobs.append(upload, new ByteArrayInputStream(layer));
         blobs.publish(upload, Digest.sha256(layer));
-        LayerDeduplicator deduplicator = new LayerDeduplicator(blobs, index, gc, new LayerSplitter(StandardEncoders.identifier()),
+    }
+
+    static LayerDeduplicator deduplicator(BlobStore blobs, DedupIndex index, GcIndex gc, Path scratch) {
+        return new LayerDeduplicator(blobs, index, gc, new LayerSplitter(StandardEncoders.identifier()),
                 new LayerRebuilder(StandardEncoders.factory()),
                 new DedupSettings(scratch, 3, 64 << 20, Duration.ofMinutes(1), DedupLimits.DEFAULT), IntactCopyPolicy.NO_COPIES);
-        DedupOutcome outcome = deduplicator.deduplicate(new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length), "test");
-        assertThat(outcome.kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
-        assertThat(blobs.size(Digest.sha256(layer))).as("thinned").isEmpty();
-        return layer;
+    }
+
+    static LayerTask task(byte[] layer) {
+        return new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length);
     }
 }

@@ -10,6 +10,7 @@ import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
@@ -26,6 +27,8 @@ import dev.layerfold.storage.predictor.SettableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,6 +84,8 @@ abstract class PackRewriteTest {
                 dir.resolve("spool"), new SimpleMeterRegistry());
         byte[] released = deduplicated(new Random(7), 20);
         kept = deduplicated(new Random(7), 10);
+        gcIndex.reference(RepositoryName.of("app"), Digest.sha256("a manifest naming the kept layer".getBytes(UTF_8)),
+                List.of(Digest.sha256(kept)));
         Map<Digest, FileLocation> files = filesOf(released);
         pack = files.values().iterator().next().pack();
         assertThat(index.releaseLayer(Digest.sha256(released), files.keySet())).isTrue();
@@ -195,6 +200,43 @@ abstract class PackRewriteTest {
         assertThat(blobs.size(pack)).as("rewritten by the first run, retired within the pack grace").isPresent();
         assertThat(restored(kept)).isEqualTo(kept);
         assertThat(gcIndex.sweptUpTo()).as("the listing ran out: the next run starts over").isEmpty();
+    }
+
+    /**
+     * A worker killed after storing a layer's new files and before committing it, whose layer was then
+     * deleted before its task came again, leaves files no release will ever reach: the collector finds
+     * them in the index (no scan) once they are older than the unreferenced-file age, and forgets them.
+     */
+    @Test
+    void filesOfALayerNeverCommittedAreForgottenOnceOlderThanTheUnreferencedFileAge() throws Exception {
+        byte[] layer = DeduplicatedLayers.layer(new Random(11), 6);
+        DeduplicatedLayers.push(blobs, layer);
+        DedupIndex killedBeforeCommit = (DedupIndex) Proxy.newProxyInstance(DedupIndex.class.getClassLoader(),
+                new Class<?>[] {DedupIndex.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("commitLayer")) {
+                        throw new IOException("the worker was killed before it committed");
+                    }
+                    try {
+                        return method.invoke(index, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        assertThatThrownBy(() -> DeduplicatedLayers.deduplicator(blobs, killedBeforeCommit, gcIndex, dir.resolve("scratch"))
+                .deduplicate(DeduplicatedLayers.task(layer), "killed")).isInstanceOf(IOException.class);
+        blobs.delete(Digest.sha256(layer));
+        long keptFiles = index.totals().uniqueFiles() - 6;
+        GarbageCollector collector = new GarbageCollector(blobs, metadata, gcIndex,
+                Optional.of(new GarbageCollector.Dedup(index, new StoredFiles(blobs), new LivePackCopier(blobs, index))),
+                (manifest, mediaType) -> List.of(), Optional.empty(), SETTINGS, clock, GarbageCollector.Observer.NONE);
+
+        assertThat(collector.collect().orElseThrow().filesForgotten()).as("stored after the clock's now: a commit may follow").isZero();
+        clock.advance(Duration.ofMinutes(2));
+        CollectionReport old = collector.collect().orElseThrow();
+
+        assertThat(old.filesForgotten()).isEqualTo(6);
+        assertThat(index.totals().uniqueFiles()).isEqualTo(keptFiles);
+        assertThat(restored(kept)).isEqualTo(kept);
     }
 
     private PackCompaction compaction(GarbageCollector.Observer observer) {

@@ -118,5 +118,13 @@ public interface DedupIndex {
      */
     Collection<Digest> forgetUnreferenced(Collection<Digest> files, long storedBeforeMillis) throws IOException;
 
+    /**
+     * Files no layer references that were stored before {@code storedBeforeMillis}, oldest first, up to
+     * {@code limit}: those a release left because they were young then, and those a worker stored for
+     * a layer it never committed (it was killed, and the layer was deleted before its task came again).
+     * The collector hands them to {@link #forgetUnreferenced}, which judges each again.
+     */
+    List<Digest> unreferencedFiles(long storedBeforeMillis, int limit) throws IOException;
+
     DedupTotals totals() throws IOException;
 }

@@ -397,6 +397,24 @@ final class SqliteDedupIndex implements DedupIndex {
     }
 
     @Override
+    public List<Digest> unreferencedFiles(long storedBeforeMillis, int limit) throws IOException {
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement(
+                    "SELECT digest FROM dedup_files WHERE refs = 0 AND stored_at_millis < ? ORDER BY stored_at_millis LIMIT ?")) {
+                query.setLong(1, storedBeforeMillis);
+                query.setInt(2, limit);
+                List<Digest> files = new ArrayList<>();
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        files.add(Digest.parse(rows.getString(1)));
+                    }
+                }
+                return files;
+            }
+        });
+    }
+
+    @Override
     public DedupTotals totals() throws IOException {
         return db.read(c -> {
             long layers;

@@ -94,6 +94,7 @@ final class SqliteSchema {
               refs INTEGER NOT NULL DEFAULT 0,
               stored_at_millis INTEGER NOT NULL
             ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS dedup_files_unreferenced ON dedup_files (stored_at_millis) WHERE refs = 0;
             CREATE TABLE IF NOT EXISTS dedup_claims (
               digest TEXT PRIMARY KEY,
               worker TEXT NOT NULL,

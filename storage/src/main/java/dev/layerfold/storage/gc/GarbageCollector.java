@@ -152,6 +152,9 @@ public final class GarbageCollector {
                 }
             }
             if (!stopped && dedup.isPresent()) {
+                stopped = !forgetUnreferencedFiles(mayGoOn, tally);
+            }
+            if (!stopped && dedup.isPresent()) {
                 PackCompaction.Result packs = new PackCompaction(blobs, dedup.get().index(), dedup.get().packs(), settings,
                         clock, observer).run(mayGoOn);
                 tally.packsRewritten = packs.packsRewritten();
@@ -224,17 +227,45 @@ public final class GarbageCollector {
         if (files.releaseLayer(layer, held.keySet())) {
             tally.released++;
         }
-        Collection<Digest> forgotten = files.forgetUnreferenced(held.keySet(),
-                clock.millis() - settings.unreferencedFileAge().toMillis());
-        tally.forgotten += forgotten.size();
-        for (Digest file : forgotten) {
-            tally.packBytes += held.get(file).length();
-        }
+        forget(held, tally);
         Optional<Long> recordSize = blobs.size(state.record());
         pacer.pace();
         if (blobs.delete(state.record())) {
             tally.bytes += recordSize.orElse(0L);
         }
+    }
+
+    /**
+     * Forgets the files no layer references that the releases left (stored within the
+     * unreferenced-file age then) or that no release will ever reach (stored for a layer whose worker
+     * was killed before committing, the layer deleted before its task came again). False if the lease
+     * was lost on the way.
+     */
+    private boolean forgetUnreferencedFiles(BooleanSupplier mayGoOn, Tally tally) throws IOException {
+        DedupIndex files = dedup.get().index();
+        long storedBefore = storedBefore();
+        while (mayGoOn.getAsBoolean()) {
+            List<Digest> page = files.unreferencedFiles(storedBefore, settings.pageSize());
+            if (page.isEmpty() || forget(files.files(page), tally).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Forgets those of {@code files} (with their locations) that nothing references and are old enough; the forgotten ones. */
+    private Collection<Digest> forget(Map<Digest, FileLocation> files, Tally tally) throws IOException {
+        Collection<Digest> forgotten = dedup.get().index().forgetUnreferenced(files.keySet(), storedBefore());
+        tally.forgotten += forgotten.size();
+        for (Digest file : forgotten) {
+            tally.packBytes += files.get(file).length();
+        }
+        return forgotten;
+    }
+
+    /** Files stored since are kept though unreferenced: a worker may be about to commit the layer it stored them for. */
+    private long storedBefore() {
+        return clock.millis() - settings.unreferencedFileAge().toMillis();
     }
 
     private static final class Tally {

@@ -109,7 +109,7 @@ final class DedupIndexRebuild {
             }
             call("clear the dedup index for a rebuild", () -> WIPE.run(redis, ScriptOutputType.INTEGER,
                     new String[] {keys.complete(), keys.files(), keys.packs(), keys.references(), keys.layers(), keys.totals(),
-                            keys.intact(), keys.packDead(), keys.packGeneration(), keys.retiredPacks(), keys.condemnedPacks()}));
+                            keys.intact(), keys.packDead(), keys.packGeneration(), keys.retiredPacks(), keys.condemnedPacks(), keys.unreferenced()}));
             pass(lease);
             call("mark the dedup index complete", () -> redis.set(keys.complete(), fingerprint));
         }

@@ -43,6 +43,11 @@ final class DedupKeys {
         return index + "references";
     }
 
+    /** Sorted set: files no layer references, scored by when they were stored (Redis clock, milliseconds). */
+    String unreferenced() {
+        return index + "unreferenced";
+    }
+
     /** Hash: pack digest to its size. */
     String packs() {
         return index + "packs";

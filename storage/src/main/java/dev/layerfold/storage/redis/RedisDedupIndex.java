@@ -36,6 +36,8 @@ import java.util.TreeMap;
  *   <li>{@code files}: file digest to {@code <pack> <offset> <length> <size> <stored at>} (Redis clock,
  *       milliseconds, for {@link #forgetUnreferenced});</li>
  *   <li>{@code references}: file digest to its count, absent for none;</li>
+ *   <li>{@code unreferenced}: sorted set of the files with no count, by when they were stored, so the
+ *       collector finds them without a scan ({@link #unreferencedFiles});</li>
  *   <li>{@code layers}: layer digest to its state, as in its bucket record ({@link DedupLayerRecords});</li>
  *   <li>{@code packs}: pack digest to its size, each pack counted once into the stored bytes;</li>
  *   <li>{@code pack-dead}, {@code retired-packs}, {@code condemned-packs}: per pack, the bytes of files
@@ -101,7 +103,7 @@ final class RedisDedupIndex implements DedupIndex {
             """;
 
     /**
-     * KEYS: marker, files, packs, totals, condemned packs, retired packs, pack generations, the claim of each file. ARGV:
+     * KEYS: marker, files, packs, totals, condemned packs, retired packs, pack generations, unreferenced, the claim of each file. ARGV:
      * fingerprint, pack, pack size, condemnation lifetime in milliseconds, then each file and its location.
      */
     private static final RedisScript PACK_STORED = new RedisScript(CHECK_MARKER + NOW + """
@@ -115,8 +117,10 @@ final class RedisDedupIndex implements DedupIndex {
               redis.call('hincrby', KEYS[4], 'stored', ARGV[3])
             end
             for i = 5, #ARGV, 2 do
-              redis.call('hsetnx', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. now)
-              redis.call('del', KEYS[5 + (i + 1) / 2])
+              if redis.call('hsetnx', KEYS[2], ARGV[i], ARGV[i + 1] .. ' ' .. now) == 1 then
+                redis.call('zadd', KEYS[8], now, ARGV[i])
+              end
+              redis.call('del', KEYS[6 + (i + 1) / 2])
             end
             return {'ok'}""");
 
@@ -246,7 +250,7 @@ final class RedisDedupIndex implements DedupIndex {
             return {'ok', 1}""".formatted(DEDUPLICATED));
 
     /**
-     * KEYS: marker, layers, intact counts, files, references, totals.
+     * KEYS: marker, layers, intact counts, files, references, totals, unreferenced.
      * ARGV: fingerprint, layer, state, logical size, record size, file count, the distinct files.
      */
     private static final RedisScript COMMIT = new RedisScript(CHECK_MARKER + FORGET_INTACT + """
@@ -261,6 +265,7 @@ final class RedisDedupIndex implements DedupIndex {
             end
             for i = 7, #ARGV do
               redis.call('hincrby', KEYS[5], ARGV[i], 1)
+              redis.call('zrem', KEYS[7], ARGV[i])
             end
             if prior then
               forgetIntact(prior)
@@ -272,7 +277,7 @@ final class RedisDedupIndex implements DedupIndex {
             redis.call('hincrby', KEYS[6], 'references', ARGV[6])
             return {'ok', 1}""".formatted(DEDUPLICATED));
 
-    /** KEYS: marker, layers, references, totals. ARGV: fingerprint, layer, the distinct files. */
+    /** KEYS: marker, layers, references, totals, files, unreferenced. ARGV: fingerprint, layer, the distinct files. */
     private static final RedisScript RELEASE = new RedisScript(CHECK_MARKER + """
             local prior = redis.call('hget', KEYS[2], ARGV[2])
             if not prior or string.sub(prior, 1, 13) ~= %s then
@@ -282,6 +287,10 @@ final class RedisDedupIndex implements DedupIndex {
             for i = 3, #ARGV do
               if redis.call('hincrby', KEYS[3], ARGV[i], -1) <= 0 then
                 redis.call('hdel', KEYS[3], ARGV[i])
+                local location = redis.call('hget', KEYS[5], ARGV[i])
+                if location then
+                  redis.call('zadd', KEYS[6], tonumber(string.match(location, '(%%d+)$')), ARGV[i])
+                end
               end
             end
             redis.call('hdel', KEYS[2], ARGV[2])
@@ -295,7 +304,7 @@ final class RedisDedupIndex implements DedupIndex {
     private static final RedisScript REFERENCES = new RedisScript(CHECK_MARKER + """
             return {'ok', tonumber(redis.call('hget', KEYS[2], ARGV[2]) or '0')}""");
 
-    /** KEYS: marker, files, references, pack dead bytes. ARGV: fingerprint, stored-before cutoff, the files. */
+    /** KEYS: marker, files, references, pack dead bytes, unreferenced. ARGV: fingerprint, stored-before cutoff, the files. */
     private static final RedisScript FORGET = new RedisScript(CHECK_MARKER + """
             local forgotten = {'ok'}
             for i = 3, #ARGV do
@@ -304,12 +313,28 @@ final class RedisDedupIndex implements DedupIndex {
                   and tonumber(string.match(location, '(%d+)$')) < tonumber(ARGV[2]) then
                 redis.call('hdel', KEYS[2], ARGV[i])
                 redis.call('hdel', KEYS[3], ARGV[i])
+                redis.call('zrem', KEYS[5], ARGV[i])
                 local pack, length = string.match(location, '^(%S+) %d+ (%d+)')
                 redis.call('hincrby', KEYS[4], pack, length)
                 forgotten[#forgotten + 1] = ARGV[i]
               end
             end
             return forgotten""");
+
+    /**
+     * KEYS: marker, unreferenced, references, files. ARGV: fingerprint, stored-before cutoff, limit. Drops
+     * entries that are referenced or forgotten since (none should be), so that they cannot clog the front.
+     */
+    private static final RedisScript UNREFERENCED = new RedisScript(CHECK_MARKER + """
+            local found = {'ok'}
+            for _, file in ipairs(redis.call('zrangebyscore', KEYS[2], '-inf', '(' .. ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))) do
+              if redis.call('hexists', KEYS[3], file) == 1 or redis.call('hexists', KEYS[4], file) == 0 then
+                redis.call('zrem', KEYS[2], file)
+              else
+                found[#found + 1] = file
+              end
+            end
+            return found""");
 
     /** KEYS: marker, totals, intact counts, files. ARGV: fingerprint. */
     private static final RedisScript TOTALS = new RedisScript(CHECK_MARKER + """
@@ -421,13 +446,14 @@ final class RedisDedupIndex implements DedupIndex {
     }
 
     private List<String> packStoredKeys(Map<Digest, FileLocation> files) {
-        List<String> scriptKeys = new ArrayList<>(files.size() + 6);
+        List<String> scriptKeys = new ArrayList<>(files.size() + 7);
         scriptKeys.add(keys.files());
         scriptKeys.add(keys.packs());
         scriptKeys.add(keys.totals());
         scriptKeys.add(keys.condemnedPacks());
         scriptKeys.add(keys.retiredPacks());
         scriptKeys.add(keys.packGeneration());
+        scriptKeys.add(keys.unreferenced());
         files.keySet().forEach(file -> scriptKeys.add(keys.claim(file)));
         return scriptKeys;
     }
@@ -520,7 +546,7 @@ final class RedisDedupIndex implements DedupIndex {
         args.add(Integer.toString(committed.files()));
         distinct.forEach(file -> args.add(file.toString()));
         List<Object> reply = run("commit layer " + layer, COMMIT, fingerprint,
-                List.of(keys.layers(), keys.intact(), keys.files(), keys.references(), keys.totals()), args);
+                List.of(keys.layers(), keys.intact(), keys.files(), keys.references(), keys.totals(), keys.unreferenced()), args);
         return Long.valueOf(1).equals(reply.get(1));
     }
 
@@ -536,7 +562,7 @@ final class RedisDedupIndex implements DedupIndex {
                 records.delete(layer);
             }
             List<Object> reply = run("release layer " + layer, RELEASE,
-                    List.of(keys.layers(), keys.references(), keys.totals()), args);
+                    List.of(keys.layers(), keys.references(), keys.totals(), keys.files(), keys.unreferenced()), args);
             return recorded || Long.valueOf(1).equals(reply.get(1));
         });
     }
@@ -555,10 +581,18 @@ final class RedisDedupIndex implements DedupIndex {
             List<String> args = new ArrayList<>(batch.size() + 1);
             args.add(Long.toString(storedBeforeMillis));
             batch.forEach(file -> args.add(file.toString()));
-            List<Object> reply = run("forget unreferenced files", FORGET, List.of(keys.files(), keys.references(), keys.packDead()), args);
+            List<Object> reply = run("forget unreferenced files", FORGET,
+                    List.of(keys.files(), keys.references(), keys.packDead(), keys.unreferenced()), args);
             reply.subList(1, reply.size()).forEach(file -> forgotten.add(Digest.parse((String) file)));
         }
         return forgotten;
+    }
+
+    @Override
+    public List<Digest> unreferencedFiles(long storedBeforeMillis, int limit) throws IOException {
+        List<Object> reply = run("find unreferenced files", UNREFERENCED, List.of(keys.unreferenced(), keys.references(), keys.files()),
+                List.of(Long.toString(storedBeforeMillis), Integer.toString(limit)));
+        return reply.subList(1, reply.size()).stream().map(file -> Digest.parse((String) file)).toList();
     }
 
     @Override

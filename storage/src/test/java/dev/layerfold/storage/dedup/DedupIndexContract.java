@@ -202,6 +202,28 @@ public abstract class DedupIndexContract {
     }
 
     @Test
+    void unreferencedFilesAreFoundWithoutAScanUntilALayerReferencesThemOrTheyAreForgotten() throws Exception {
+        DedupIndex index = newIndex();
+        Digest committed = digest("committed");
+        Digest neverCommitted = digest("never committed");
+        Digest released = digest("released");
+        store(index, committed, neverCommitted, released);
+        long later = System.currentTimeMillis() + 60_000;
+        assertThat(sameIndex().unreferencedFiles(later, 10)).containsExactlyInAnyOrder(committed, neverCommitted, released);
+        assertThat(sameIndex().unreferencedFiles(0, 10)).as("stored after the cutoff").isEmpty();
+        assertThat(sameIndex().unreferencedFiles(later, 2)).hasSize(2);
+
+        index.commitLayer(LAYER, deduplicated(), List.of(committed, released));
+        index.commitLayer(digest("layer 2"), deduplicated(), List.of(committed));
+        index.releaseLayer(LAYER, List.of(committed, released));
+
+        assertThat(sameIndex().unreferencedFiles(later, 10)).containsExactlyInAnyOrder(neverCommitted, released);
+        index.forgetUnreferenced(sameIndex().unreferencedFiles(later, 10), later);
+        assertThat(sameIndex().unreferencedFiles(later, 10)).isEmpty();
+        assertThat(index.totals().uniqueFiles()).isEqualTo(1);
+    }
+
+    @Test
     void aLayerKeptIntactSaysWhyAndADeduplicatedOneStaysDeduplicated() throws Exception {
         DedupIndex index = newIndex();
         Digest a = digest("a");
