@@ -39,6 +39,11 @@ public final class GcHooks {
             }
 
             @Override
+            public boolean touch(Digest digest) throws IOException {
+                return index.touch(digest);
+            }
+
+            @Override
             public Set<Digest> reference(RepositoryName repository, Digest manifest, Collection<Digest> targets) throws IOException {
                 return index.reference(repository, manifest, targets);
             }
