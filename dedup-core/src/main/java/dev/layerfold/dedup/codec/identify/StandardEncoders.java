@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.FlushBeforeFinish;
 import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
 import dev.layerfold.dedup.codec.deflate.klauspost.KlauspostFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
@@ -32,7 +33,8 @@ import java.util.Optional;
  *       numbering) when they differ from zlib's defaults. Jib and Java write 6, Python 9.</li>
  *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
  *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
- *       default, 5), then the block size. podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
+ *       default, 5), then the block size, then {@value #COMPRESS_1_15_12} if built with klauspost/compress
+ *       1.15.12 (none: 1.18.2 to 1.20.3). podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
  *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
  * </ul>
@@ -45,6 +47,8 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String PIGZ = "pigz";
     public static final String GNU_GZIP = "gzip";
     public static final String PGZIP = "pgzip";
+    /** The {@code pgzip} parameter of klauspost/compress 1.15.12's flate (its version, 1.15.12). */
+    public static final int COMPRESS_1_15_12 = 11512;
     /** The {@code go} and {@code go127} parameter of a stream sync-flushed right before its end. */
     public static final int FLUSHED_BEFORE_FINISH = 1;
 
@@ -82,8 +86,8 @@ public final class StandardEncoders implements EncoderFactory {
                 yield GnuGzipEncoder.create(sink, spec.level());
             }
             case PGZIP -> {
-                requireParams(spec, 1);
-                yield PgzipEncoder.create(sink, spec.level(), p.get(0));
+                FlateRelease release = pgzipRelease(spec);
+                yield PgzipEncoder.create(sink, spec.level(), p.get(0), release);
             }
             case PIGZ -> PigzEncoder.create(sink, pigzSettings(spec));
             default -> throw new IllegalArgumentException("unknown encoder family " + spec.family() + " in " + spec);
@@ -95,6 +99,19 @@ public final class StandardEncoders implements EncoderFactory {
         requireParams(spec, 3);
         List<Integer> p = spec.params();
         return new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0);
+    }
+
+    /** The klauspost/compress release a {@code pgzip} spec names. */
+    public static FlateRelease pgzipRelease(EncoderSpec spec) {
+        List<Integer> p = spec.params();
+        if (p.size() == 1) {
+            return FlateRelease.COMPRESS_1_18_2;
+        }
+        if (p.size() == 2 && p.get(1) == COMPRESS_1_15_12) {
+            return FlateRelease.COMPRESS_1_15_12;
+        }
+        throw new IllegalArgumentException("encoder " + spec + " needs the block size, then optionally " + COMPRESS_1_15_12
+                + " for klauspost/compress 1.15.12");
     }
 
     /** eStargz's members: Go's gzip writer flushed, then closed. */
@@ -126,6 +143,9 @@ public final class StandardEncoders implements EncoderFactory {
         list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
+        // Both again as releases built with klauspost/compress 1.15.12 write them (Debian 12's skopeo 1.9.3).
+        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, COMPRESS_1_15_12));
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, COMPRESS_1_15_12));
         return List.copyOf(list);
     }
 

@@ -1,0 +1,61 @@
+package dev.layerfold.dedup.codec.deflate.klauspost;
+
+import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.assertInflatesTo;
+import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.assertSameBytes;
+
+import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * For arbitrary input, level and block size, the port writes what pgzip writes over every
+ * klauspost/compress release there is an oracle for.
+ */
+class PgzipEncoderPropertyTest {
+
+    private static final byte[] TAR = tar();
+
+    @Property(tries = 300)
+    void anyInputAtAnyLevelMatchesPgzip(@ForAll("inputs") byte[] input, @ForAll @IntRange(min = -2, max = 9) int level,
+                                        @ForAll @IntRange(min = 16_385, max = 200_000) int blockSize,
+                                        @ForAll("releases") FlateRelease release) throws IOException {
+        byte[] ours = PgzipEncoderTest.encode(release, level, blockSize, input);
+        assertSameBytes(ours, PgzipOracle.of(release).deflate(level, blockSize, input), level, release + ", " + blockSize + "-byte blocks");
+        assertInflatesTo(ours, input);
+    }
+
+    @Provide
+    Arbitrary<FlateRelease> releases() {
+        return Arbitraries.of(PgzipOracle.releases());
+    }
+
+    /** Uniform bytes, low-entropy bytes, runs and repeats, and slices of a real tar. */
+    @Provide
+    Arbitrary<byte[]> inputs() {
+        Arbitrary<byte[]> uniform = Arbitraries.bytes().array(byte[].class).ofMaxSize(70_000);
+        Arbitrary<byte[]> smallAlphabet = Arbitraries.bytes().between((byte) 0, (byte) 3)
+                .array(byte[].class).ofMaxSize(140_000);
+        Arbitrary<byte[]> repeats = Arbitraries.integers().between(0, 300_000)
+                .flatMap(size -> Arbitraries.longs().map(seed -> TestInputs.repetitive(size, seed)));
+        Arbitrary<byte[]> tarSlices = Arbitraries.integers().between(0, TAR.length)
+                .flatMap(from -> Arbitraries.integers().between(from, Math.min(TAR.length, from + 600_000))
+                        .map(to -> Arrays.copyOfRange(TAR, from, to)));
+        Arbitrary<byte[]> tiny = Arbitraries.bytes().array(byte[].class).ofMaxSize(300);
+        return Arbitraries.frequencyOf(Tuple.of(2, uniform), Tuple.of(2, smallAlphabet), Tuple.of(2, repeats),
+                Tuple.of(4, tarSlices), Tuple.of(1, tiny));
+    }
+
+    private static byte[] tar() {
+        Path docs = Path.of("/usr/share/doc");
+        return TestInputs.tarOf(Files.isDirectory(docs) ? docs : Path.of("/usr/include"), 4_000_000);
+    }
+}
