@@ -18,7 +18,9 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * The encoders real layer producers use, as recipe families, and the candidates tried for every
@@ -33,8 +35,9 @@ import java.util.Optional;
  *       numbering) when they differ from zlib's defaults. Jib and Java write 6, Python 9.</li>
  *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
  *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
- *       default, 5), then the block size, then {@value #COMPRESS_1_15_12} if built with klauspost/compress
- *       1.15.12 (none: 1.18.2 to 1.20.3). podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
+ *       default, 5), then the block size, then for klauspost/compress before 1.18.2 its version
+ *       ({@code 11512}: 1.15.11 to 1.15.13, {@code 11711}: 1.15.15 to 1.17.11, {@code 11800}: 1.18.0,
+ *       {@code 11902}: 1.18.2 to 1.19.2; none: 1.20.x). podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
  *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
  * </ul>
@@ -47,8 +50,10 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String PIGZ = "pigz";
     public static final String GNU_GZIP = "gzip";
     public static final String PGZIP = "pgzip";
-    /** The {@code pgzip} parameter of klauspost/compress 1.15.12's flate (its version, 1.15.12). */
-    public static final int COMPRESS_1_15_12 = 11512;
+    /** The last {@code pgzip} parameter naming an older klauspost/compress: its version, major * 10000 + minor * 100 + patch. */
+    private static final Map<Integer, FlateRelease> PGZIP_RELEASES = Map.of(
+            11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
+            11902, FlateRelease.COMPRESS_1_19_2);
     /** The {@code go} and {@code go127} parameter of a stream sync-flushed right before its end. */
     public static final int FLUSHED_BEFORE_FINISH = 1;
 
@@ -105,13 +110,13 @@ public final class StandardEncoders implements EncoderFactory {
     public static FlateRelease pgzipRelease(EncoderSpec spec) {
         List<Integer> p = spec.params();
         if (p.size() == 1) {
-            return FlateRelease.COMPRESS_1_18_2;
+            return FlateRelease.COMPRESS_1_20_3;
         }
-        if (p.size() == 2 && p.get(1) == COMPRESS_1_15_12) {
-            return FlateRelease.COMPRESS_1_15_12;
+        if (p.size() == 2 && PGZIP_RELEASES.containsKey(p.get(1))) {
+            return PGZIP_RELEASES.get(p.get(1));
         }
-        throw new IllegalArgumentException("encoder " + spec + " needs the block size, then optionally " + COMPRESS_1_15_12
-                + " for klauspost/compress 1.15.12");
+        throw new IllegalArgumentException("encoder " + spec + " needs the block size, then optionally the klauspost/compress release, one of "
+                + new TreeSet<>(PGZIP_RELEASES.keySet()));
     }
 
     /** eStargz's members: Go's gzip writer flushed, then closed. */
@@ -143,9 +148,12 @@ public final class StandardEncoders implements EncoderFactory {
         list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
-        // Both again as releases built with klauspost/compress 1.15.12 write them (Debian 12's skopeo 1.9.3).
-        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, COMPRESS_1_15_12));
-        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, COMPRESS_1_15_12));
+        // Both again as older klauspost/compress releases write them: level 5 is the same from 1.15.11 to
+        // 1.18.0 (podman 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on; level 9 changed four times.
+        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
+        for (int release : new int[] {11800, 11902, 11512}) {
+            list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, release));
+        }
         return List.copyOf(list);
     }
 

@@ -34,6 +34,7 @@ final class LazyCompressor extends Compressor {
     private final int chain;
     private final int literalFloor;
     private final boolean olderMatching;
+    private final boolean pricesWholeWindow;
     private final boolean dictionaryOutsideFirstBlock;
 
     private final byte[] window = new byte[2 * WINDOW_SIZE];
@@ -58,6 +59,7 @@ final class LazyCompressor extends Compressor {
         super(w);
         this.literalFloor = release.literalFloor;
         this.olderMatching = release.olderLazyMatching;
+        this.pricesWholeWindow = release.pricesWholeWindow;
         this.dictionaryOutsideFirstBlock = release.dictionaryOutsideFirstBlock;
         int[] tuning = LEVELS[level - 7];
         this.lazy = tuning[1];
@@ -314,7 +316,7 @@ final class LazyCompressor extends Compressor {
                 literalCosts = new HuffmanEncoder(MAX_FLATE_BLOCK_TOKENS);
             }
             Arrays.fill(byteCounts, 0);
-            int to = olderMatching ? windowEnd : Math.min(windowEnd, index + MAX_FLATE_BLOCK_TOKENS);
+            int to = pricesWholeWindow ? windowEnd : Math.min(windowEnd, index + MAX_FLATE_BLOCK_TOKENS);
             for (int i = index; i < to; i++) {
                 byteCounts[window[i] & 0xff]++;
             }
