@@ -119,6 +119,36 @@ public final class StandardEncoders implements EncoderFactory {
                 + new TreeSet<>(PGZIP_RELEASES.keySet()));
     }
 
+    /**
+     * klauspost's deflate at one level (Go 1.27's and pgzip's over any compress release) can write the
+     * same bytes up to pgzip's first block boundary, or, between compress releases, through a block
+     * whose header lists every code; so a klauspost candidate is taken before a waiting one of the
+     * same level only once it reproduced two pgzip blocks, a boundary and a block primed by it.
+     */
+    @Override
+    public long inputToTellApart(EncoderSpec running, List<EncoderSpec> waiting) {
+        if (!klauspost(running)) {
+            return 0;
+        }
+        long input = 0;
+        for (EncoderSpec other : waiting) {
+            if (klauspost(other) && deflateLevel(other) == deflateLevel(running)) {
+                EncoderSpec pgzip = running.family().equals(PGZIP) ? running : other;
+                input = Math.max(input, pgzip.family().equals(PGZIP) ? 2L * pgzip.params().getFirst() : 0);
+            }
+        }
+        return input;
+    }
+
+    private static boolean klauspost(EncoderSpec spec) {
+        return spec.family().equals(GO127) || spec.family().equals(PGZIP) && !spec.params().isEmpty();
+    }
+
+    /** The deflate level a klauspost spec runs: -1 is Go's default (6) for go127, klauspost's (5) for pgzip. */
+    private static int deflateLevel(EncoderSpec spec) {
+        return spec.level() != -1 ? spec.level() : spec.family().equals(PGZIP) ? 5 : 6;
+    }
+
     /** eStargz's members: Go's gzip writer flushed, then closed. */
     @Override
     public Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
@@ -149,11 +179,12 @@ public final class StandardEncoders implements EncoderFactory {
         // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
         // Both again as older klauspost/compress releases write them: level 5 is the same from 1.15.11 to
-        // 1.18.0 (podman 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on; level 9 changed four times.
+        // 1.18.0 (podman 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on. Level 9 of 1.18.2 to 1.19.2
+        // (no release pins it yet) is no candidate: it differs from 1.20's only in whether the first deflate
+        // block after each pgzip block boundary counts as storable, which may first show after many MiB.
         list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
-        for (int release : new int[] {11800, 11902, 11512}) {
-            list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, release));
-        }
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11512));
         return List.copyOf(list);
     }
 
