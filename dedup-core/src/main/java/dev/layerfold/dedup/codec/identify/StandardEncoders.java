@@ -54,6 +54,8 @@ public final class StandardEncoders implements EncoderFactory {
     private static final Map<Integer, FlateRelease> PGZIP_RELEASES = Map.of(
             11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
             11902, FlateRelease.COMPRESS_1_19_2);
+    /** Input of pgzip's second block a klauspost candidate reproduces before it is taken over a twin. */
+    private static final long PRIMED_INPUT = 256 << 10;
     /** The {@code go} and {@code go127} parameter of a stream sync-flushed right before its end. */
     public static final int FLUSHED_BEFORE_FINISH = 1;
 
@@ -123,7 +125,8 @@ public final class StandardEncoders implements EncoderFactory {
      * klauspost's deflate at one level (Go 1.27's and pgzip's over any compress release) can write the
      * same bytes up to pgzip's first block boundary, or, between compress releases, through a block
      * whose header lists every code; so a klauspost candidate is taken before a waiting one of the
-     * same level only once it reproduced two pgzip blocks, a boundary and a block primed by it.
+     * same level only once it reproduced pgzip's first block and {@link #PRIMED_INPUT} of the next,
+     * primed by its tail, whose first blocks' headers the releases write differently again.
      */
     @Override
     public long inputToTellApart(EncoderSpec running, List<EncoderSpec> waiting) {
@@ -134,7 +137,7 @@ public final class StandardEncoders implements EncoderFactory {
         for (EncoderSpec other : waiting) {
             if (klauspost(other) && deflateLevel(other) == deflateLevel(running)) {
                 EncoderSpec pgzip = running.family().equals(PGZIP) ? running : other;
-                input = Math.max(input, pgzip.family().equals(PGZIP) ? 2L * pgzip.params().getFirst() : 0);
+                input = Math.max(input, pgzip.family().equals(PGZIP) ? pgzip.params().getFirst() + PRIMED_INPUT : 0);
             }
         }
         return input;
@@ -161,6 +164,14 @@ public final class StandardEncoders implements EncoderFactory {
         // Go before and since 1.27 side by side, level by level: the header cannot tell them apart.
         for (int level : new int[] {6, 1, 9, 2, 3, 4, 5, 7, 8, -2, 0}) {
             list.add(EncoderSpec.of(GO, level));
+            if (level == 5) {
+                // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and
+                // blocks, which Go 1.27's level 5 matches up to the first block boundary: pgzip, far more
+                // common, runs first. Level 5 is the same in klauspost/compress 1.15.11 to 1.18.0 (podman
+                // 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on.
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
+            }
             list.add(EncoderSpec.of(GO127, level));
         }
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8, 0}) {
@@ -174,15 +185,10 @@ public final class StandardEncoders implements EncoderFactory {
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8}) {
             list.add(EncoderSpec.of(GNU_GZIP, level));
         }
-        // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and blocks.
-        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
-        // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
+        // pgzip with --dest-compress-level 9 (skopeo, podman push --compression-level), per compress release.
+        // Level 9 of 1.18.2 to 1.19.2 (no release pins it yet) is no candidate: it differs from 1.20's only in
+        // whether the first deflate block after each block boundary counts as storable, which may show late.
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
-        // Both again as older klauspost/compress releases write them: level 5 is the same from 1.15.11 to
-        // 1.18.0 (podman 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on. Level 9 of 1.18.2 to 1.19.2
-        // (no release pins it yet) is no candidate: it differs from 1.20's only in whether the first deflate
-        // block after each pgzip block boundary counts as storable, which may first show after many MiB.
-        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11512));
         return List.copyOf(list);

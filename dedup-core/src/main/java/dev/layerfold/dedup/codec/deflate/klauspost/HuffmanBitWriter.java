@@ -8,7 +8,8 @@ import java.util.Arrays;
  * Block encoding and the bit sink: Go 1.27's {@code huffmanBitWriter} in
  * {@code compress/flate/huffman_bit_writer.go}. Unlike Go 1.26's, it may keep a block's dynamic
  * table open for the next block ({@code prevHeader}) when reusing it is estimated cheaper than a
- * new table, and chooses stored, fixed or dynamic blocks by its own estimates.
+ * new table, and chooses stored, fixed or dynamic blocks by its own estimates. klauspost/compress
+ * up to 1.18.0 heads such an open block with every code ({@link FlateRelease#openBlockListsEveryCode}).
  *
  * <p>Bits spill 6 bytes at a time into a 264-byte buffer written once it holds 246 bytes, as Go
  * does. A failed write is thrown at once (Go's sticky error).
