@@ -49,7 +49,7 @@ public final class KlauspostFlateEncoder implements SyncFlushEncoder {
      *
      * @throws IllegalArgumentException when {@code level} is outside [-2, 9], as Go rejects it
      */
-    public static KlauspostFlateEncoder create(OutputStream sink, int level, FlateRelease release) {
+    static KlauspostFlateEncoder create(OutputStream sink, int level, FlateRelease release) {
         Objects.requireNonNull(sink, "sink");
         return switch (level) {
             case 0 -> {
