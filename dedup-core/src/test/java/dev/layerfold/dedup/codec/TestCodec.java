@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -13,6 +14,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 import java.util.zip.CRC32;
 
 /** The codec wired with the test-only JDK encoder, and helpers to make gzip layers with it. */
@@ -47,9 +49,14 @@ final class TestCodec {
 
     /** One gzip member: a Go-like header (OS 255), the JDK's deflate output at {@code level}, the trailer. */
     static byte[] gzipMember(byte[] data, int level) throws IOException {
+        return gzipMember(data, out -> new JdkDeflaterEncoder(out, level));
+    }
+
+    /** One gzip member: a Go-like header (OS 255), what {@code encoder} writes to its sink, the trailer. */
+    static byte[] gzipMember(byte[] data, Function<OutputStream, DeflateEncoder> encoderOf) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});
-        JdkDeflaterEncoder encoder = new JdkDeflaterEncoder(out, level);
+        DeflateEncoder encoder = encoderOf.apply(out);
         encoder.write(data, 0, data.length);
         encoder.finish();
         CRC32 crc = new CRC32();
@@ -72,11 +79,16 @@ final class TestCodec {
 
     /** Splits, writes and re-reads the recipe, rebuilds from the stored bodies; returns the rebuilt bytes and the split. */
     static RoundTrip roundTrip(LayerSplitter splitter, byte[] blob) throws IOException {
+        return roundTrip(splitter, rebuilder(), blob);
+    }
+
+    /** As {@link #roundTrip(LayerSplitter, byte[])}, rebuilding with {@code rebuilder}. */
+    static RoundTrip roundTrip(LayerSplitter splitter, LayerRebuilder rebuilder, byte[] blob) throws IOException {
         MemoryFileStore store = new MemoryFileStore();
         SplitResult split = splitter.split(new ByteArrayInputStream(blob), store);
         Recipe reread = Recipe.read(new ByteArrayInputStream(split.recipe().toBytes()));
         ByteArrayOutputStream rebuilt = new ByteArrayOutputStream();
-        rebuilder().rebuild(reread, store, rebuilt);
+        rebuilder.rebuild(reread, store, rebuilt);
         return new RoundTrip(split, store, rebuilt.toByteArray());
     }
 

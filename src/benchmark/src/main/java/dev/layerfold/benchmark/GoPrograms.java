@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -32,11 +33,16 @@ public final class GoPrograms {
         return build(module, pkg, binary, "local");
     }
 
-    /** As {@link #build(String, String, Path)}, with the Go release {@code toolchain} (fetched through the module proxy). */
-    public static Path build(String module, String pkg, Path binary, String toolchain) throws IOException, InterruptedException {
+    /**
+     * As {@link #build(String, String, Path)}, with the Go release {@code toolchain} (fetched through the
+     * module proxy) and more {@code go build} flags (e.g. {@code -modfile=...} to pin other module versions).
+     */
+    public static Path build(String module, String pkg, Path binary, String toolchain, String... flags) throws IOException, InterruptedException {
         Path go = go().orElseThrow(() -> new IllegalStateException("building " + module + " needs Go (`go` on PATH or /usr/local/go)"));
-        ProcessBuilder builder = new ProcessBuilder(go.toString(), "build", "-o", binary.toString(), pkg)
-                .directory(sources(module).toFile()).redirectErrorStream(true);
+        List<String> command = new ArrayList<>(List.of(go.toString(), "build"));
+        command.addAll(List.of(flags));
+        command.addAll(List.of("-o", binary.toString(), pkg));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(sources(module).toFile()).redirectErrorStream(true);
         builder.environment().put("GOTOOLCHAIN", toolchain);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

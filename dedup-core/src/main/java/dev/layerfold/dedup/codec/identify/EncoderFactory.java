@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Optional;
 
 /** Makes the encoder an {@link EncoderSpec} names, writing raw deflate to {@code sink}. */
@@ -19,5 +20,14 @@ public interface EncoderFactory {
      */
     default Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
         return Optional.empty();
+    }
+
+    /**
+     * The decompressed input {@code running} must reproduce before it is taken while {@code waiting}
+     * still holds candidates that may write the same bytes that far and differ only later (two
+     * encoders sharing one deflate, one of them restarting at block boundaries); 0 if none may.
+     */
+    default long inputToTellApart(EncoderSpec running, List<EncoderSpec> waiting) {
+        return 0;
     }
 }

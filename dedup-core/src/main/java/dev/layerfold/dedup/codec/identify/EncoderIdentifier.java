@@ -24,7 +24,8 @@ import java.util.Optional;
  * token against the first block's symbols ({@link FirstTokens}) and dropped at the first that
  * differs, usually within a few hundred tokens; any other costs about one block of compression.
  * Comparing stops once a single candidate is left
- * and has reproduced {@link #SETTLED_BYTES} of the original, or after {@code budgetBytes} of
+ * and has reproduced {@link #SETTLED_BYTES} of the original (and, while a candidate that may agree
+ * with it for long waits, {@link EncoderFactory#inputToTellApart} of the input), or after {@code budgetBytes} of
  * decompressed input (several candidates still agreeing); the first live candidate is then taken,
  * and the full rebuild, which every layer passes before it is thinned, proves the rest. The split
  * thus costs a few blocks of compression, not a second compression of the layer. A member that
@@ -186,7 +187,8 @@ public final class EncoderIdentifier {
                 startFirst();
             }
             dropRejected();
-            boolean settled = runs.size() == 1 && runs.getFirst().matched() >= SETTLED_BYTES;
+            boolean settled = runs.size() == 1 && runs.getFirst().matched() >= SETTLED_BYTES
+                    && fed >= factory.inputToTellApart(runs.getFirst().spec(), waiting);
             if ((settled || fed >= budgetBytes) && !runs.isEmpty()) {
                 chosenEarly = runs.getFirst().spec();
                 runs.clear();

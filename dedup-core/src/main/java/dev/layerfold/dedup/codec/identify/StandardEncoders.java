@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.FlushBeforeFinish;
 import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
 import dev.layerfold.dedup.codec.deflate.klauspost.KlauspostFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
@@ -17,7 +18,9 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /**
  * The encoders real layer producers use, as recipe families, and the candidates tried for every
@@ -32,7 +35,9 @@ import java.util.Optional;
  *       numbering) when they differ from zlib's defaults. Jib and Java write 6, Python 9.</li>
  *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
  *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
- *       default, 5), then the block size. podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
+ *       default, 5), then the block size, then for klauspost/compress before 1.18.2 its version
+ *       ({@code 11512}: 1.15.11 to 1.15.13, {@code 11711}: 1.15.15 to 1.17.11, {@code 11800}: 1.18.0,
+ *       {@code 11902}: 1.18.2 to 1.19.2; none: 1.20.x). podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
  *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
  * </ul>
@@ -45,6 +50,12 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String PIGZ = "pigz";
     public static final String GNU_GZIP = "gzip";
     public static final String PGZIP = "pgzip";
+    /** The last {@code pgzip} parameter naming an older klauspost/compress: its version, major * 10000 + minor * 100 + patch. */
+    private static final Map<Integer, FlateRelease> PGZIP_RELEASES = Map.of(
+            11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
+            11902, FlateRelease.COMPRESS_1_19_2);
+    /** Input of pgzip's second block a klauspost candidate reproduces before it is taken over a twin. */
+    private static final long PRIMED_INPUT = 256 << 10;
     /** The {@code go} and {@code go127} parameter of a stream sync-flushed right before its end. */
     public static final int FLUSHED_BEFORE_FINISH = 1;
 
@@ -82,8 +93,8 @@ public final class StandardEncoders implements EncoderFactory {
                 yield GnuGzipEncoder.create(sink, spec.level());
             }
             case PGZIP -> {
-                requireParams(spec, 1);
-                yield PgzipEncoder.create(sink, spec.level(), p.get(0));
+                FlateRelease release = pgzipRelease(spec);
+                yield PgzipEncoder.create(sink, spec.level(), p.get(0), release);
             }
             case PIGZ -> PigzEncoder.create(sink, pigzSettings(spec));
             default -> throw new IllegalArgumentException("unknown encoder family " + spec.family() + " in " + spec);
@@ -95,6 +106,50 @@ public final class StandardEncoders implements EncoderFactory {
         requireParams(spec, 3);
         List<Integer> p = spec.params();
         return new PigzSettings(spec.level(), p.get(0), p.get(1) != 0, p.get(2) != 0);
+    }
+
+    /** The klauspost/compress release a {@code pgzip} spec names. */
+    public static FlateRelease pgzipRelease(EncoderSpec spec) {
+        List<Integer> p = spec.params();
+        if (p.size() == 1) {
+            return FlateRelease.COMPRESS_1_20_3;
+        }
+        if (p.size() == 2 && PGZIP_RELEASES.containsKey(p.get(1))) {
+            return PGZIP_RELEASES.get(p.get(1));
+        }
+        throw new IllegalArgumentException("encoder " + spec + " needs the block size, then optionally the klauspost/compress release, one of "
+                + new TreeSet<>(PGZIP_RELEASES.keySet()));
+    }
+
+    /**
+     * klauspost's deflate at one level (Go 1.27's and pgzip's over any compress release) can write the
+     * same bytes up to pgzip's first block boundary, or, between compress releases, through a block
+     * whose header lists every code; so a klauspost candidate is taken before a waiting one of the
+     * same level only once it reproduced pgzip's first block and {@link #PRIMED_INPUT} of the next,
+     * primed by its tail, whose first blocks' headers the releases write differently again.
+     */
+    @Override
+    public long inputToTellApart(EncoderSpec running, List<EncoderSpec> waiting) {
+        if (!klauspost(running)) {
+            return 0;
+        }
+        long input = 0;
+        for (EncoderSpec other : waiting) {
+            if (klauspost(other) && deflateLevel(other) == deflateLevel(running)) {
+                EncoderSpec pgzip = running.family().equals(PGZIP) ? running : other;
+                input = Math.max(input, pgzip.family().equals(PGZIP) ? pgzip.params().getFirst() + PRIMED_INPUT : 0);
+            }
+        }
+        return input;
+    }
+
+    private static boolean klauspost(EncoderSpec spec) {
+        return spec.family().equals(GO127) || spec.family().equals(PGZIP) && !spec.params().isEmpty();
+    }
+
+    /** The deflate level a klauspost spec runs: -1 is Go's default (6) for go127, klauspost's (5) for pgzip. */
+    private static int deflateLevel(EncoderSpec spec) {
+        return spec.level() != -1 ? spec.level() : spec.family().equals(PGZIP) ? 5 : 6;
     }
 
     /** eStargz's members: Go's gzip writer flushed, then closed. */
@@ -109,6 +164,14 @@ public final class StandardEncoders implements EncoderFactory {
         // Go before and since 1.27 side by side, level by level: the header cannot tell them apart.
         for (int level : new int[] {6, 1, 9, 2, 3, 4, 5, 7, 8, -2, 0}) {
             list.add(EncoderSpec.of(GO, level));
+            if (level == 5) {
+                // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and
+                // blocks, which Go 1.27's level 5 matches up to the first block boundary: pgzip, far more
+                // common, runs first. Level 5 is the same in klauspost/compress 1.15.11 to 1.18.0 (podman
+                // 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on.
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
+            }
             list.add(EncoderSpec.of(GO127, level));
         }
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8, 0}) {
@@ -122,10 +185,12 @@ public final class StandardEncoders implements EncoderFactory {
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8}) {
             list.add(EncoderSpec.of(GNU_GZIP, level));
         }
-        // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and blocks.
-        list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
-        // The same with --dest-compress-level 9 (skopeo, podman push --compression-level).
+        // pgzip with --dest-compress-level 9 (skopeo, podman push --compression-level), per compress release.
+        // Level 9 of 1.18.2 to 1.19.2 (no release pins it yet) is no candidate: it differs from 1.20's only in
+        // whether the first deflate block after each block boundary counts as storable, which may show late.
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
+        list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11512));
         return List.copyOf(list);
     }
 

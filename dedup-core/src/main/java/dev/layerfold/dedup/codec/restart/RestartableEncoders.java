@@ -54,7 +54,7 @@ public final class RestartableEncoders {
                 PigzSettings settings = StandardEncoders.pigzSettings(spec);
                 yield settings.singleThread() ? Optional.empty() : Optional.of(settings.blockSize());
             }
-            case StandardEncoders.PGZIP -> spec.params().size() == 1 ? Optional.of(spec.params().getFirst()) : Optional.empty();
+            case StandardEncoders.PGZIP -> spec.params().isEmpty() ? Optional.empty() : Optional.of(spec.params().getFirst());
             default -> Optional.empty();
         };
     }
@@ -105,7 +105,8 @@ public final class RestartableEncoders {
 
     /** pgzip compresses a block as soon as it is full: at a point there is nothing left to write. */
     private static SegmentEncoder pgzip(EncoderSpec spec, byte[] history, int offset, int length, OutputStream out) {
-        PgzipEncoder pgzip = PgzipEncoder.resume(out, spec.level(), spec.params().getFirst(), history, offset, length);
+        PgzipEncoder pgzip = PgzipEncoder.resume(out, spec.level(), spec.params().getFirst(), StandardEncoders.pgzipRelease(spec),
+                history, offset, length);
         return new SegmentEncoder() {
             @Override
             public void write(byte[] data, int off, int len) throws IOException {

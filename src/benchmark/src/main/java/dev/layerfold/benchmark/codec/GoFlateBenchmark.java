@@ -93,7 +93,7 @@ public class GoFlateBenchmark implements Benchmark {
     }
 
     /** A tar of /usr/share as the system's tar writes it, cut to 64 MiB: real layer content. */
-    private static byte[] tarOfSystemFiles() throws IOException {
+    static byte[] tarOfSystemFiles() throws IOException {
         Process tar = new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", "/", "usr/share")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (InputStream in = tar.getInputStream()) {
@@ -111,7 +111,7 @@ public class GoFlateBenchmark implements Benchmark {
      * Compresses {@code data} once with a new encoder (Go's side reuses its writer; ours allocates
      * well under 1 MiB, nothing against 64 MiB of input); returns MB (10^6 bytes) per CPU second.
      */
-    private static double compress(DeflateEncoder encoder, byte[] data) throws IOException {
+    static double compress(DeflateEncoder encoder, byte[] data) throws IOException {
         long start = THREADS.getCurrentThreadCpuTime();
         for (int offset = 0; offset < data.length; offset += PIECE) {
             encoder.write(data, offset, Math.min(PIECE, data.length - offset));

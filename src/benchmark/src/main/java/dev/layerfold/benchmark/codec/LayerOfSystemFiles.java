@@ -1,9 +1,11 @@
 package dev.layerfold.benchmark.codec;
 
+import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +16,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
@@ -47,7 +50,7 @@ public record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
             throw new IOException("tar failed: " + output);
         }
         byte[] tarBytes = Files.readAllBytes(tarFile);
-        return new LayerOfSystemFiles(tarBytes, gzipLikeGo(tarBytes));
+        return new LayerOfSystemFiles(tarBytes, gzipLikeGo(tarBytes, out -> GoFlateEncoder.create(out, 6)));
     }
 
     /**
@@ -74,10 +77,15 @@ public record LayerOfSystemFiles(byte[] tar, byte[] gzip) {
         return files;
     }
 
-    private static byte[] gzipLikeGo(byte[] data) throws IOException {
+    /** The same tar in a gzip member with Go's header, compressed by {@code encoder} (pgzip writes Go's header too). */
+    byte[] gzipWith(Function<OutputStream, DeflateEncoder> encoder) throws IOException {
+        return gzipLikeGo(tar, encoder);
+    }
+
+    private static byte[] gzipLikeGo(byte[] data, Function<OutputStream, DeflateEncoder> encoderOf) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(data.length / 2);
         out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});
-        GoFlateEncoder encoder = GoFlateEncoder.create(out, 6);
+        DeflateEncoder encoder = encoderOf.apply(out);
         encoder.write(data, 0, data.length);
         encoder.finish();
         CRC32 crc = new CRC32();

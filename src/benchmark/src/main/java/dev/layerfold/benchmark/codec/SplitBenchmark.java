@@ -12,6 +12,8 @@ import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.container.BlobInput;
 import dev.layerfold.dedup.codec.container.DeflateMember;
 import dev.layerfold.dedup.codec.container.GzipHeader;
+import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
+import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -184,6 +186,37 @@ public final class SplitBenchmark implements Benchmark {
         report.value(SUITE, "identification, no candidate matches (" + (StandardEncoders.CANDIDATES.size() - 1) + ")", "cpu-ms", noneMatches);
         report.value(SUITE, "no candidate matches / split without identification", "%", noneMatchesShare);
         measureIdentificationAlone(layer, misleading, report, notIdentifying, unknownIdentifier);
+        measurePgzipIdentification(layer, report, notIdentifying);
+    }
+
+    /**
+     * Identification of the same tar as pgzip writes it for podman, buildah and skopeo (the default
+     * level, 1 MiB blocks) over klauspost/compress 1.15.12 and 1.20.3: Go 1.27's deflate and the
+     * releases agree for a while, so the right candidate runs through two pgzip blocks before it is
+     * taken, after the wrong ones tried before it. Timed inside the identifier's calls, as above.
+     */
+    private static void measurePgzipIdentification(LayerOfSystemFiles layer, BenchmarkReport report, LayerSplitter notIdentifying)
+            throws IOException {
+        EncoderIdentifier all = StandardEncoders.identifier();
+        for (FlateRelease release : new FlateRelease[] {FlateRelease.COMPRESS_1_15_12, FlateRelease.COMPRESS_1_20_3}) {
+            byte[] gzip = layer.gzipWith(out -> PgzipEncoder.create(out, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, release));
+            System.out.println("pgzip over " + release + ": "
+                    + new LayerSplitter(all).split(new ByteArrayInputStream(gzip), FileSink.discarding()).identifications());
+            double[] millis = new double[ROUNDS];
+            double[] share = new double[ROUNDS];
+            for (int round = -WARMUP; round < ROUNDS; round++) {
+                double identifyMillis = identificationMillis(all, gzip);
+                long t0 = cpuNanos();
+                notIdentifying.split(new ByteArrayInputStream(gzip), FileSink.discarding());
+                double splitMillis = (cpuNanos() - t0) / 1e6;
+                if (round >= 0) {
+                    millis[round] = identifyMillis;
+                    share[round] = 100 * identifyMillis / splitMillis;
+                }
+            }
+            report.value(SUITE, "identification alone, pgzip over " + release, "cpu-ms", millis);
+            report.value(SUITE, "identification alone, pgzip over " + release + " / split without identification", "%", share);
+        }
     }
 
     /**

@@ -113,9 +113,9 @@ abstract class Compressor {
         private final FastEncoder fast;
         private final Tokens tokens = new Tokens();
 
-        Fast(HuffmanBitWriter w, int level) {
+        Fast(HuffmanBitWriter w, int level, FlateRelease release) {
             super(w, HuffmanBitWriter.MAX_STORE_BLOCK_SIZE);
-            this.fast = FastEncoder.forLevel(level);
+            this.fast = FastEncoder.forLevel(level, release);
         }
 
         @Override

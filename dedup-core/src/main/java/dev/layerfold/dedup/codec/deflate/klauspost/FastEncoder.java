@@ -37,12 +37,12 @@ abstract class FastEncoder {
     int histLen;
     int cur = MAX_STORE_BLOCK_SIZE;
 
-    static FastEncoder forLevel(int level) {
+    static FastEncoder forLevel(int level, FlateRelease release) {
         return switch (level) {
             case 1 -> new FastEncoderL1();
             case 2 -> new FastEncoderL2();
             case 3 -> new FastEncoderL3();
-            case 4 -> new FastEncoderL4();
+            case 4 -> new FastEncoderL4(release.level4MeasuresNextAtItsPosition);
             case 5 -> new FastEncoderL5();
             case 6 -> new FastEncoderL6();
             default -> throw new IllegalArgumentException("no fast encoder for level " + level);

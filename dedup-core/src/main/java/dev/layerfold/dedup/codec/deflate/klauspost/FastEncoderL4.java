@@ -7,6 +7,12 @@ final class FastEncoderL4 extends FastEncoder {
 
     private final int[] table = new int[TABLE_SIZE];
     private final int[] bTable = new int[TABLE_SIZE];
+    private final boolean measuresNextAtItsPosition;
+
+    /** See {@link FlateRelease#level4MeasuresNextAtItsPosition}. */
+    FastEncoderL4(boolean measuresNextAtItsPosition) {
+        this.measuresNextAtItsPosition = measuresNextAtItsPosition;
+    }
 
     @Override
     void clearTables() {
@@ -63,7 +69,7 @@ final class FastEncoderL4 extends FastEncoder {
                     int lOff = lCandidate - cur;
                     if (nextS - lOff < MAX_MATCH_OFFSET && load32(src, lOff) == (int) next) {
                         int l1 = matchLen(src, s + 4, histLen, t + 4);
-                        int l2 = matchLen(src, nextS + 4, histLen, nextS - lOff + 4);
+                        int l2 = matchLen(src, nextS + 4, histLen, (measuresNextAtItsPosition ? lOff : nextS - lOff) + 4);
                         if (l2 > l1) {
                             s = nextS;
                             t = lCandidate - cur;

@@ -8,7 +8,8 @@ import java.util.Arrays;
  * Block encoding and the bit sink: Go 1.27's {@code huffmanBitWriter} in
  * {@code compress/flate/huffman_bit_writer.go}. Unlike Go 1.26's, it may keep a block's dynamic
  * table open for the next block ({@code prevHeader}) when reusing it is estimated cheaper than a
- * new table, and chooses stored, fixed or dynamic blocks by its own estimates.
+ * new table, and chooses stored, fixed or dynamic blocks by its own estimates. klauspost/compress
+ * up to 1.18.0 heads such an open block with every code ({@link FlateRelease#openBlockListsEveryCode}).
  *
  * <p>Bits spill 6 bytes at a time into a 264-byte buffer written once it holds 246 bytes, as Go
  * does. A failed write is thrown at once (Go's sticky error).
@@ -43,14 +44,16 @@ final class HuffmanBitWriter {
     /** Non-zero: the previous dynamic block's header size; its table is open and owes an EOB. */
     private int prevHeader;
     private final int logNewTablePenalty;
+    private final boolean openBlockListsEveryCode;
     private final int[] literalFreq = new int[LENGTH_CODES_START + 32];
     private final int[] offsetFreq = new int[32];
     private final int[] codegenFreq = new int[CODEGEN_CODE_COUNT];
     private final int[] codegen = new int[Tokens.LITERAL_COUNT + Tokens.OFFSET_CODE_COUNT + 1];
 
-    HuffmanBitWriter(OutputStream writer, int logNewTablePenalty) {
+    HuffmanBitWriter(OutputStream writer, int logNewTablePenalty, FlateRelease release) {
         this.writer = writer;
         this.logNewTablePenalty = logNewTablePenalty;
+        this.openBlockListsEveryCode = release.openBlockListsEveryCode;
     }
 
     private static HuffmanEncoder huffOffset() {
@@ -322,7 +325,7 @@ final class HuffmanBitWriter {
         sync = sync || eof;
         if (sync) {
             tokens.addEob();
-        } else {
+        } else if (!openBlockListsEveryCode) {
             tokens.extraHist[0] = 1;
         }
         if ((wroteHuffman || eof) && prevHeader > 0) {
@@ -334,7 +337,7 @@ final class HuffmanBitWriter {
             writeCode(literalEncoding.codes[Tokens.END_BLOCK_MARKER]);
             prevHeader = 0;
         }
-        int numLiterals = indexTokens(tokens);
+        int numLiterals = indexTokens(tokens, openBlockListsEveryCode && !sync);
         int numOffsets = indexedOffsets;
         int extraBits = 0;
         int ssize = storedSize(input, length);
@@ -415,14 +418,21 @@ final class HuffmanBitWriter {
     /** The offset code count {@link #indexTokens} found. */
     private int indexedOffsets;
 
-    /** Copies the histograms; returns the literal/length count and sets {@link #indexedOffsets}. */
-    private int indexTokens(Tokens t) {
+    /**
+     * Copies the histograms; returns the literal/length count and sets {@link #indexedOffsets}:
+     * all of them with {@code everyCode}, else up to the last one used.
+     */
+    private int indexTokens(Tokens t, boolean everyCode) {
         System.arraycopy(t.litHist, 0, literalFreq, 0, 256);
         System.arraycopy(t.extraHist, 0, literalFreq, 256, 32);
         System.arraycopy(t.offHist, 0, offsetFreq, 0, 32);
         if (t.n == 0) {
             indexedOffsets = 0;
             return 0;
+        }
+        if (everyCode) {
+            indexedOffsets = Tokens.OFFSET_CODE_COUNT;
+            return Tokens.LITERAL_COUNT;
         }
         int numLiterals = literalFreq.length;
         while (literalFreq[numLiterals - 1] == 0) {

@@ -14,7 +14,8 @@ import java.util.Objects;
  *
  * <p>Ported from Go 1.27.3's {@code compress/flate} ({@code deflate.go}, {@code deflatefast.go},
  * {@code level1.go} to {@code level6.go}, {@code huffman_bit_writer.go}, {@code huffman_code.go},
- * {@code token.go}); each class names the Go code it carries.
+ * {@code token.go}); each class names the Go code it carries. The klauspost/compress releases
+ * it came from differ from it where {@link FlateRelease} says.
  *
  * <p>Levels: -2 (HuffmanOnly), -1 (default, which is 6), 0 (stored), 1 to 9.
  */
@@ -40,35 +41,32 @@ public final class KlauspostFlateEncoder implements SyncFlushEncoder {
      * @throws IllegalArgumentException when {@code level} is outside [-2, 9], as Go rejects it
      */
     public static KlauspostFlateEncoder go127(OutputStream sink, int level) {
-        return create(sink, level, 1);
+        return create(sink, level, FlateRelease.GO_1_27);
     }
 
     /**
-     * What klauspost/compress's own {@code flate.NewWriter(sink, level)} writes (1.18.2 to 1.20.3):
-     * Go 1.27's bytes, but for level 9, which prices a literal its table has no code for at 0 bits.
+     * An encoder writing to {@code sink} what {@code flate.NewWriter(sink, level)} of {@code release} writes.
+     *
+     * @throws IllegalArgumentException when {@code level} is outside [-2, 9], as Go rejects it
      */
-    public static KlauspostFlateEncoder klauspost(OutputStream sink, int level) {
-        return create(sink, level, 0);
-    }
-
-    private static KlauspostFlateEncoder create(OutputStream sink, int level, int literalFloor) {
+    static KlauspostFlateEncoder create(OutputStream sink, int level, FlateRelease release) {
         Objects.requireNonNull(sink, "sink");
         return switch (level) {
             case 0 -> {
-                HuffmanBitWriter w = new HuffmanBitWriter(sink, 0);
+                HuffmanBitWriter w = new HuffmanBitWriter(sink, 0, release);
                 yield new KlauspostFlateEncoder(w, new Compressor.Store(w));
             }
             case HUFFMAN_ONLY -> {
-                HuffmanBitWriter w = new HuffmanBitWriter(sink, 10);
+                HuffmanBitWriter w = new HuffmanBitWriter(sink, 10, release);
                 yield new KlauspostFlateEncoder(w, new Compressor.HuffmanOnly(w));
             }
             case DEFAULT_COMPRESSION, 1, 2, 3, 4, 5, 6 -> {
-                HuffmanBitWriter w = new HuffmanBitWriter(sink, 7);
-                yield new KlauspostFlateEncoder(w, new Compressor.Fast(w, level == DEFAULT_COMPRESSION ? 6 : level));
+                HuffmanBitWriter w = new HuffmanBitWriter(sink, 7, release);
+                yield new KlauspostFlateEncoder(w, new Compressor.Fast(w, level == DEFAULT_COMPRESSION ? 6 : level, release));
             }
             case 7, 8, 9 -> {
-                HuffmanBitWriter w = new HuffmanBitWriter(sink, 8);
-                yield new KlauspostFlateEncoder(w, new LazyCompressor(w, level, literalFloor));
+                HuffmanBitWriter w = new HuffmanBitWriter(sink, 8, release);
+                yield new KlauspostFlateEncoder(w, new LazyCompressor(w, level, release));
             }
             default -> throw new IllegalArgumentException(
                     "invalid Go flate compression level " + level + ": want a value in [-2, 9]");

@@ -8,6 +8,7 @@ import java.util.Arrays;
  * {@code fillDeflate}, {@code findMatch}, {@code tryBetterMatchAtEnd}, {@code skipLiterals} and
  * {@code deflateLazy} in {@code compress/flate/deflate.go}. Level 9 also weighs each match
  * against the bits its literals would cost, with a Huffman code made from the window's bytes.
+ * klauspost/compress 1.15.12 weighs and extends matches the older way ({@link FlateRelease#olderLazyMatching}).
  */
 final class LazyCompressor extends Compressor {
 
@@ -22,6 +23,8 @@ final class LazyCompressor extends Compressor {
     private static final int MAX_HASH_OFFSET = 1 << 28;
     private static final int CHECK_OFF = 2;
     private static final int BASE_COST = 3;
+    private static final int OLDER_BASE_COST = 6;
+    private static final int MIN_GAIN = 4;
 
     /** good, lazy, nice, chain per level 7, 8, 9 (Go's {@code levels}). */
     private static final int[][] LEVELS = {{8, 12, 16, 24}, {16, 30, 40, 64}, {32, 258, 258, 1024}};
@@ -30,6 +33,9 @@ final class LazyCompressor extends Compressor {
     private final int nice;
     private final int chain;
     private final int literalFloor;
+    private final boolean olderMatching;
+    private final boolean pricesWholeWindow;
+    private final boolean dictionaryOutsideFirstBlock;
 
     private final byte[] window = new byte[2 * WINDOW_SIZE];
     private int windowEnd;
@@ -49,13 +55,12 @@ final class LazyCompressor extends Compressor {
     private final int[] hashHead = new int[HASH_SIZE];
     private final int[] hashPrev = new int[WINDOW_SIZE];
 
-    /**
-     * {@code literalFloor}: the fewest bits a literal is priced at when a match is weighed against
-     * literals at level 9; 1 in Go 1.27, 0 in klauspost/compress (a byte outside the priced range).
-     */
-    LazyCompressor(HuffmanBitWriter w, int level, int literalFloor) {
+    LazyCompressor(HuffmanBitWriter w, int level, FlateRelease release) {
         super(w);
-        this.literalFloor = literalFloor;
+        this.literalFloor = release.literalFloor;
+        this.olderMatching = release.olderLazyMatching;
+        this.pricesWholeWindow = release.pricesWholeWindow;
+        this.dictionaryOutsideFirstBlock = release.dictionaryOutsideFirstBlock;
         int[] tuning = LEVELS[level - 7];
         this.lazy = tuning[1];
         this.nice = tuning[2];
@@ -99,7 +104,9 @@ final class LazyCompressor extends Compressor {
         windowEnd += n;
         index = n;
         // Go 1.27.3 (go.dev/issue/80538): a stored first block must not hold the dictionary.
-        blockStart = windowEnd;
+        if (dictionaryOutsideFirstBlock) {
+            blockStart = windowEnd;
+        }
     }
 
     @Override
@@ -169,7 +176,8 @@ final class LazyCompressor extends Compressor {
         int minIndex = Math.max(pos - WINDOW_SIZE, 0);
         int off = 0;
         boolean ok = false;
-        int cGain = 4;
+        int cGain = olderMatching ? 0 : MIN_GAIN;
+        int baseCost = olderMatching ? OLDER_BASE_COST : BASE_COST;
         for (int i = prevHead; tries > 0; tries--) {
             if (wEnd == window[i + len]) {
                 int n = FastEncoder.matchLen(window, pos, winEnd, i);
@@ -177,7 +185,7 @@ final class LazyCompressor extends Compressor {
                     boolean accept = true;
                     if (chain >= 100) {
                         int newGain = literalCosts.bitLengthRaw(window, pos, pos + n, literalFloor)
-                                - Tokens.OFFSET_EXTRA_BITS[Tokens.offsetCode(pos - i)] - BASE_COST
+                                - Tokens.OFFSET_EXTRA_BITS[Tokens.offsetCode(pos - i)] - baseCost
                                 - Tokens.LENGTH_EXTRA_BITS[Tokens.LENGTH_CODES[(n - 3) & 255]];
                         if (newGain <= cGain) {
                             accept = false;
@@ -250,6 +258,26 @@ final class LazyCompressor extends Compressor {
         return (long) prevLength << 32 | prevOffset;
     }
 
+    /**
+     * klauspost/compress 1.15.12's look at the match's end: the latest position whose 4 bytes hash
+     * like the 4 ending 2 bytes before the match's end, taken if it matches longer from the start.
+     */
+    private long olderMatchAtEnd(int prevLength, int prevOffset, int lookahead) {
+        long unchanged = (long) prevLength << 32 | prevOffset;
+        int prevIndex = index - 1;
+        if (prevIndex + prevLength + CHECK_OFF >= maxInsertIndex) {
+            return unchanged;
+        }
+        int end = Math.min(lookahead, MAX_MATCH_LENGTH) + prevIndex;
+        int minIndex = Math.max(index - WINDOW_SIZE, 0);
+        int ch2 = hashHead[hash4(window, prevIndex + prevLength - (4 - CHECK_OFF))] - hashOffset - prevLength + (4 - CHECK_OFF);
+        if (ch2 <= minIndex) {
+            return unchanged;
+        }
+        int len = FastEncoder.matchLen(window, prevIndex, end, ch2);
+        return len > prevLength ? (long) len << 32 | (prevIndex - ch2) : unchanged;
+    }
+
     private void skipLiterals(boolean sync) throws IOException {
         int n = literalCounter - chain;
         if (n <= 0) {
@@ -288,7 +316,7 @@ final class LazyCompressor extends Compressor {
                 literalCosts = new HuffmanEncoder(MAX_FLATE_BLOCK_TOKENS);
             }
             Arrays.fill(byteCounts, 0);
-            int to = Math.min(windowEnd, index + MAX_FLATE_BLOCK_TOKENS);
+            int to = pricesWholeWindow ? windowEnd : Math.min(windowEnd, index + MAX_FLATE_BLOCK_TOKENS);
             for (int i = index; i < to; i++) {
                 byteCounts[window[i] & 0xff]++;
             }
@@ -329,7 +357,8 @@ final class LazyCompressor extends Compressor {
                 }
             }
             if (prevLength >= MIN_MATCH_LENGTH && length <= prevLength) {
-                long better = tryBetterMatchAtEnd(prevLength, prevOffset, lookahead, sync);
+                long better = olderMatching ? olderMatchAtEnd(prevLength, prevOffset, lookahead)
+                        : tryBetterMatchAtEnd(prevLength, prevOffset, lookahead, sync);
                 prevLength = (int) (better >>> 32);
                 prevOffset = (int) better;
                 tokens.addMatch(prevLength - 3, prevOffset - 1);

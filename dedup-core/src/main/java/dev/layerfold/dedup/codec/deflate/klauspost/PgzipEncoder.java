@@ -9,7 +9,7 @@ import java.util.Objects;
  * klauspost/pgzip's deflate stream (podman, buildah, skopeo and CRI-O through containers/image,
  * which call {@code pgzip.NewWriter}: the default level, which klauspost makes 5, and 1 MiB blocks). The input is cut into blocks of
  * {@code blockSize} bytes, each compressed on its own by klauspost/compress's {@code flate}
- * ({@link KlauspostFlateEncoder}, which klauspost/compress 1.18.2 to 1.20.3 write alike) primed with
+ * ({@link KlauspostFlateEncoder} as the {@link FlateRelease} pgzip was built with writes) primed with
  * the previous block's last 16 KiB when that block was longer, and ended by a sync flush; the last
  * block, even empty, also gets the final empty block. Which goroutine compresses a block never
  * changes its bytes.
@@ -28,23 +28,23 @@ public final class PgzipEncoder implements DeflateEncoder {
     private int filled;
     private boolean finished;
 
-    private PgzipEncoder(OutputStream sink, int level, int blockSize) {
+    private PgzipEncoder(OutputStream sink, int level, int blockSize, FlateRelease release) {
         this.sink = sink;
-        this.flate = KlauspostFlateEncoder.klauspost(sink, flateLevel(level));
+        this.flate = KlauspostFlateEncoder.create(sink, flateLevel(level), release);
         this.block = new byte[blockSize];
     }
 
     /**
      * An encoder writing what {@code pgzip.NewWriterLevel(w, level)} with {@code SetConcurrency(blockSize, n)}
-     * writes after its gzip header.
+     * writes after its gzip header, built with klauspost/compress {@code release}.
      *
      * @throws IllegalArgumentException for a level outside [-2, 9] or a block size pgzip refuses (at most 16 KiB)
      */
-    public static PgzipEncoder create(OutputStream sink, int level, int blockSize) {
+    public static PgzipEncoder create(OutputStream sink, int level, int blockSize, FlateRelease release) {
         if (blockSize <= TAIL_SIZE) {
             throw new IllegalArgumentException("pgzip block size must be over " + TAIL_SIZE + " bytes, got " + blockSize);
         }
-        return new PgzipEncoder(Objects.requireNonNull(sink, "sink"), level, blockSize);
+        return new PgzipEncoder(Objects.requireNonNull(sink, "sink"), level, blockSize, Objects.requireNonNull(release, "release"));
     }
 
     /**
@@ -52,8 +52,9 @@ public final class PgzipEncoder implements DeflateEncoder {
      * only its last 16 KiB matter): every block is compressed on its own from that tail, so this
      * writes what the whole run writes from there on.
      */
-    public static PgzipEncoder resume(OutputStream sink, int level, int blockSize, byte[] history, int offset, int length) {
-        PgzipEncoder encoder = create(sink, level, blockSize);
+    public static PgzipEncoder resume(OutputStream sink, int level, int blockSize, FlateRelease release,
+            byte[] history, int offset, int length) {
+        PgzipEncoder encoder = create(sink, level, blockSize, release);
         if (length > 0) {
             if (length < TAIL_SIZE) {
                 throw new IllegalArgumentException("a pgzip block boundary follows at least one whole block of over " + TAIL_SIZE + " bytes");

@@ -7,7 +7,6 @@ import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.encode;
 import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import java.util.Optional;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -33,20 +32,9 @@ class GoFlateEncoderPropertyTest {
         assertInflatesTo(ours, input);
     }
 
-    /** Uniform bytes, low-entropy bytes, runs and repeats: everything from stored to long matches. */
     @Provide
     Arbitrary<byte[]> inputs() {
-        Arbitrary<byte[]> uniform = Arbitraries.bytes().array(byte[].class).ofMaxSize(70_000);
-        Arbitrary<byte[]> smallAlphabet = Arbitraries.bytes().between((byte) 0, (byte) 3)
-                .array(byte[].class).ofMaxSize(140_000);
-        Arbitrary<byte[]> repeats = Arbitraries.integers().between(0, 300_000)
-                .flatMap(size -> Arbitraries.longs().map(seed -> TestInputs.repetitive(size, seed)));
-        Arbitrary<byte[]> tiny = Arbitraries.bytes().array(byte[].class).ofMaxSize(300);
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, uniform),
-                net.jqwik.api.Tuple.of(3, smallAlphabet),
-                net.jqwik.api.Tuple.of(3, repeats),
-                net.jqwik.api.Tuple.of(2, tiny));
+        return TestInputs.arbitrary();
     }
 
     /** Skips, loudly, where Go is missing; under CI ({@code CI=true}) runs, so that it fails. */

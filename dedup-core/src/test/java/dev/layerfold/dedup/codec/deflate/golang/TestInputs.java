@@ -11,11 +11,25 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Tuple;
 
 /** Inputs of the kinds layers hold: random (already compressed), repetitive, text, binaries, tars. */
 public final class TestInputs {
 
     private TestInputs() {
+    }
+
+    /** For property tests: uniform bytes, low-entropy bytes, runs and repeats: everything from stored to long matches. */
+    public static Arbitrary<byte[]> arbitrary() {
+        Arbitrary<byte[]> uniform = Arbitraries.bytes().array(byte[].class).ofMaxSize(70_000);
+        Arbitrary<byte[]> smallAlphabet = Arbitraries.bytes().between((byte) 0, (byte) 3)
+                .array(byte[].class).ofMaxSize(140_000);
+        Arbitrary<byte[]> repeats = Arbitraries.integers().between(0, 300_000)
+                .flatMap(size -> Arbitraries.longs().map(seed -> repetitive(size, seed)));
+        Arbitrary<byte[]> tiny = Arbitraries.bytes().array(byte[].class).ofMaxSize(300);
+        return Arbitraries.frequencyOf(Tuple.of(3, uniform), Tuple.of(3, smallAlphabet), Tuple.of(3, repeats), Tuple.of(2, tiny));
     }
 
     public static byte[] random(int size, long seed) {

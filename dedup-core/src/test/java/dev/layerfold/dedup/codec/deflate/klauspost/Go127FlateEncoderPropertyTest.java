@@ -7,12 +7,10 @@ import static dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions.encode;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateAssertions;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 
@@ -31,16 +29,8 @@ class Go127FlateEncoderPropertyTest {
         assertInflatesTo(ours, input);
     }
 
-    /** Uniform bytes, low-entropy bytes, runs and repeats: everything from stored to long matches. */
     @Provide
     Arbitrary<byte[]> inputs() {
-        Arbitrary<byte[]> uniform = Arbitraries.bytes().array(byte[].class).ofMaxSize(70_000);
-        Arbitrary<byte[]> smallAlphabet = Arbitraries.bytes().between((byte) 0, (byte) 3)
-                .array(byte[].class).ofMaxSize(140_000);
-        Arbitrary<byte[]> repeats = Arbitraries.integers().between(0, 300_000)
-                .flatMap(size -> Arbitraries.longs().map(seed -> TestInputs.repetitive(size, seed)));
-        Arbitrary<byte[]> tiny = Arbitraries.bytes().array(byte[].class).ofMaxSize(300);
-        return Arbitraries.frequencyOf(Tuple.of(3, uniform), Tuple.of(3, smallAlphabet), Tuple.of(3, repeats),
-                Tuple.of(2, tiny));
+        return TestInputs.arbitrary();
     }
 }

@@ -1,0 +1,58 @@
+package dev.layerfold.dedup.codec.deflate.klauspost;
+
+/**
+ * Which release of klauspost's {@code flate} (or Go 1.27's copy of it) a {@link KlauspostFlateEncoder}
+ * writes as. From klauspost/compress 1.15.12 on, their level 1 to 6 encoders find the same matches
+ * but for one measure at level 4; the releases differ besides in how a block that stays open is
+ * headed and priced, and in levels 7 to 9's matching, which is what the fields name.
+ */
+public enum FlateRelease {
+
+    /** Go 1.27's {@code compress/flate}. */
+    GO_1_27(1, false, false, false, false, true),
+    /** klauspost/compress 1.20.0 to 1.20.3: Go 1.27's bytes but for level 9's literal prices. */
+    COMPRESS_1_20_3(0, false, false, false, false, true),
+    /** klauspost/compress 1.18.2 to 1.19.2 (the podman and skopeo after 5.8 and 1.22): 1.20's but for levels 7 to 9. */
+    COMPRESS_1_19_2(0, false, false, false, false, false),
+    /** klauspost/compress 1.18.0 (podman 5.5 to 5.8, skopeo 1.19 to 1.22). */
+    COMPRESS_1_18_0(0, true, false, true, false, false),
+    /** klauspost/compress 1.15.15 to 1.17.11 (podman 4.4 to 5.4, skopeo 1.11 to 1.18); there is no 1.15.14. */
+    COMPRESS_1_17_11(0, true, true, true, false, false),
+    /** klauspost/compress 1.15.11 to 1.15.13 (Debian 12's skopeo 1.9.3, built with 1.15.12; podman 4.3, skopeo 1.10). */
+    COMPRESS_1_15_12(0, true, true, true, true, false);
+
+    /** The fewest bits level 9 prices a literal at when it weighs a match: 1 in Go 1.27, else 0. */
+    final int literalFloor;
+    /**
+     * Up to 1.18.0 a dynamic block that is not flushed ({@code indexTokens(tokens, !sync)}) heads
+     * all 286 literal/length and 30 distance codes, and prices itself without its end-of-block code.
+     */
+    final boolean openBlockListsEveryCode;
+    /**
+     * Up to 1.17.11 level 4 measures the next position's long candidate at that candidate; since
+     * 1.18.0 at the candidate's distance taken as a position ({@code level4.go}'s {@code lOff}).
+     */
+    final boolean level4MeasuresNextAtItsPosition;
+    /** Up to 1.18.1 level 9 prices literals by all of the window's bytes ahead, since 1.18.2 by the next 32768. */
+    final boolean pricesWholeWindow;
+    /**
+     * Up to 1.15.13 levels 7 to 9: level 9 accepts any match that saves more than 6 bits, and a
+     * match's end is looked up 2 bytes before it; since 1.15.15 more than 3 + 4 bits, at the end.
+     */
+    final boolean olderLazyMatching;
+    /**
+     * Since 1.20.0 (and Go 1.27.3) levels 7 to 9 leave a preset dictionary (pgzip's previous tail)
+     * out of the first block's bytes, which decide whether storing it is cheaper.
+     */
+    final boolean dictionaryOutsideFirstBlock;
+
+    FlateRelease(int literalFloor, boolean openBlockListsEveryCode, boolean level4MeasuresNextAtItsPosition,
+            boolean pricesWholeWindow, boolean olderLazyMatching, boolean dictionaryOutsideFirstBlock) {
+        this.literalFloor = literalFloor;
+        this.openBlockListsEveryCode = openBlockListsEveryCode;
+        this.level4MeasuresNextAtItsPosition = level4MeasuresNextAtItsPosition;
+        this.pricesWholeWindow = pricesWholeWindow;
+        this.olderLazyMatching = olderLazyMatching;
+        this.dictionaryOutsideFirstBlock = dictionaryOutsideFirstBlock;
+    }
+}
