@@ -22,7 +22,8 @@ class GoSegmentEncoderTest {
     private static final int SPACING = 256 * 1024;
     private static final int HISTORY = 32 * 1024;
 
-    record Segment(GoRestartState from, long startBit, byte[] bytes) {
+    /** A segment's start (null: the stream's), its bytes, and where it stopped (null: at the end). */
+    record Segment(GoRestartState from, long startBit, byte[] bytes, GoRestartState next, long nextBit) {
     }
 
     @ParameterizedTest
@@ -36,6 +37,8 @@ class GoSegmentEncoderTest {
             for (int i = 1; i < segments.size() - 1; i++) {
                 Segment again = segment(input, level, segments.get(i).from(), segments.get(i).startBit(), segments.get(i + 1).from().input());
                 assertThat(again.bytes()).as("segment %d encoded alone", i).isEqualTo(segments.get(i).bytes());
+                assertThat(again.next()).isEqualTo(segments.get(i + 1).from());
+                assertThat(again.nextBit()).isEqualTo(segments.get(i + 1).startBit());
             }
         }
     }
@@ -99,16 +102,13 @@ class GoSegmentEncoderTest {
             if (s.bytes().length == 0 || segments.size() > 1000) {
                 throw new AssertionError("no progress");
             }
-            if (nextStart == null) {
+            if (s.next() == null) {
                 return segments;
             }
-            from = nextStart;
-            startBit = nextBit;
+            from = s.next();
+            startBit = s.nextBit();
         }
     }
-
-    private static GoRestartState nextStart;
-    private static long nextBit;
 
     /** Encodes from {@code from} (null: the start) up to the first block ending at {@code end} or later, or to the end. */
     static Segment segment(byte[] input, int level, GoRestartState from, long startBit, long end) throws IOException {
@@ -128,14 +128,14 @@ class GoSegmentEncoderTest {
         for (int n; at < input.length && encoder.stopped().isEmpty(); at += n) {
             n = encoder.write(input, at, Math.min(input.length - at, 7919));
         }
-        nextStart = encoder.stepTaken().orElse(null);
-        if (nextStart != null) {
-            nextBit = encoder.bitPosition();
+        GoRestartState next = encoder.stepTaken().orElse(null);
+        long nextBit = encoder.bitPosition();
+        if (next != null) {
             encoder.endSegment();
         } else {
             encoder.finish();
         }
-        return new Segment(from, startBit, out.toByteArray());
+        return new Segment(from, startBit, out.toByteArray(), next, nextBit);
     }
 
     /** Concatenates segments, OR-ing the byte two of them share. */
