@@ -128,7 +128,7 @@ public final class LayerRestorer {
                 return Optional.of(reader);
             }
         }
-        LayerRecord record = StoredFiles.located(storedFiles.record(state.get().record()), index);
+        LayerRecord record = record(state.get());
         Optional<LayerRebuilder.Resume> resume = rebuilder.resumePoint(record.recipe(), offset);
         if (resume.isEmpty()) {
             return Optional.empty();
@@ -153,7 +153,7 @@ public final class LayerRestorer {
     /** Starts a rebuild that requests for the same layer join while it runs. */
     private SharedRebuild start(Digest layer, LayerState.Deduplicated state) {
         try {
-            LayerRecord record = StoredFiles.located(storedFiles.record(state.record()), index);
+            LayerRecord record = record(state);
             SharedRebuild shared = new SharedRebuild(spoolDirectory);
             PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
             rebuilds.execute(() -> rebuild(layer, record, files, shared));
@@ -194,6 +194,11 @@ public final class LayerRestorer {
             LOG.warn("restore of layer {} stopped: {}", layer, e.toString());
             shared.fail(e instanceof IOException io ? io : new IOException(e));
         }
+    }
+
+    /** The layer's record with each file where the index places it now (a pack rewrite moves files, not records). */
+    private LayerRecord record(LayerState.Deduplicated state) throws IOException {
+        return StoredFiles.located(storedFiles.record(state.record()), index);
     }
 
     private Optional<LayerState.Deduplicated> deduplicated(Digest layer) throws IOException {

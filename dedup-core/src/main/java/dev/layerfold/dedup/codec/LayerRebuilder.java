@@ -72,8 +72,7 @@ public final class LayerRebuilder {
         for (int i = points.size() - 1; i > 0; i--) {
             long at = header + points.get(i).outputByteOffset();
             if (at <= blobOffset) {
-                ParallelMember probe = new ParallelMember(member, i, segments, OutputStream.nullOutputStream());
-                return Optional.of(new Resume(i, at, probe.inputStart()));
+                return Optional.of(new Resume(i, at, ParallelMember.inputStart(points.get(i))));
             }
         }
         return Optional.empty();

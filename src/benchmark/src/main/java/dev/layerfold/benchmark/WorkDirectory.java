@@ -12,6 +12,17 @@ public final class WorkDirectory {
     private WorkDirectory() {
     }
 
+    /** The bytes of every file below {@code dir}. */
+    public static long bytesUnder(Path dir) throws IOException {
+        long total = 0;
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                total += Files.size(file);
+            }
+        }
+        return total;
+    }
+
     /** Deletes {@code dir} and everything below it. */
     public static void deleteRecursively(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {

@@ -104,10 +104,12 @@ final class IndexRebuild implements AutoCloseable {
     /**
      * Rebuilds or reconciles the index unless it is complete on the current servers, waiting if
      * another process is at it. Returns true if it was not, so a lookup that found nothing should look
-     * again.
+     * again. The servers' fingerprint is read afresh, not taken from the cache: a lookup can miss on a
+     * Redis that just restarted before this process heard of the drop (the connection events arrive on
+     * another thread), and a miss is where a lost entry shows.
      */
     boolean ensureComplete() throws IOException {
-        if (servers.current().equals(marker())) {
+        if (servers.refresh().equals(marker())) {
             return false;
         }
         try (Lease lease = leases.acquire(LEASE, LEASE_TIME_TO_LIVE, LONGEST_WAIT)) {
@@ -141,7 +143,6 @@ final class IndexRebuild implements AutoCloseable {
 
     private void check() {
         try {
-            servers.refresh();
             ensureComplete();
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "checking that the Redis index is complete failed; "

@@ -43,7 +43,6 @@ public final class ParallelMember implements DeflateEncoder {
     private final OutputStream out;
     private final Deque<FutureTask<Encoded>> inFlight = new ArrayDeque<>();
     private final boolean wholeMember;
-    private final long inputStart;
     private final int first;
     private int next;
     private byte[] buffer;
@@ -56,7 +55,7 @@ public final class ParallelMember implements DeflateEncoder {
 
     /**
      * @param first the point to start at (0: the member's start); the input written must start at
-     *              {@link #inputStart()}, the history the point's rebuilt state reads
+     *              {@link #inputStart(RestartPoint)}, the history the point's rebuilt state reads
      */
     public ParallelMember(GzipMember member, int first, SegmentPool pool, OutputStream out) {
         if (first < 0 || first >= member.restartPoints().size()) {
@@ -69,13 +68,12 @@ public final class ParallelMember implements DeflateEncoder {
         this.next = first;
         this.first = first;
         this.wholeMember = first == 0;
-        this.history = new byte[(int) Math.min(RestartableEncoders.HISTORY, points.get(first).inputOffset())];
-        this.inputStart = points.get(first).inputOffset() - history.length;
+        this.history = new byte[(int) (points.get(first).inputOffset() - inputStart(points.get(first)))];
     }
 
-    /** Where in the member's input the bytes written must start. */
-    public long inputStart() {
-        return inputStart;
+    /** Where in the member's input the bytes written must start to resume at {@code point}: the history its state reads. */
+    public static long inputStart(RestartPoint point) {
+        return point.inputOffset() - Math.min(RestartableEncoders.HISTORY, point.inputOffset());
     }
 
     @Override

@@ -1,11 +1,11 @@
 package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.benchmark.registry.CurlDownload;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Part 5: what each dedup mode costs and saves, through the packaged registry at {@code -Xmx256m} on the
@@ -79,7 +78,7 @@ record DedupModes(Path work, LayerMaker maker, long distributionSize) {
             }
             awaitRehydration(mode, client, hot.layers().size());
             client.settle(SETTLE_TIMEOUT);
-            double stored = bytesUnder(registry.dataDir()) / 1e6;
+            double stored = WorkDirectory.bytesUnder(registry.dataDir()) / 1e6;
             List<Double> hotPulls = new ArrayList<>();
             List<Double> coldPulls = new ArrayList<>();
             for (ImageSet.Image image : images) {
@@ -122,18 +121,6 @@ record DedupModes(Path work, LayerMaker maker, long distributionSize) {
             throw new IllegalStateException(uri + " served " + size + " bytes of " + layer);
         }
         return layer.blob().length / 1e6 / seconds;
-    }
-
-    private static long bytesUnder(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(file -> {
-                try {
-                    return Files.size(file);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sum();
-        }
     }
 
     private static String rounded(List<Double> values) {

@@ -150,11 +150,7 @@ final class EmbeddedDedup implements AutoCloseable {
 
     /** Their bytes together. */
     long storedBytes() throws IOException {
-        long total = 0;
-        for (Path file : storedFiles()) {
-            total += Files.size(file);
-        }
-        return total;
+        return WorkDirectory.bytesUnder(dir.resolve("data").resolve("blobs"));
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  * A bounded soak: clients push images (layers that share files, so dedup runs), delete them, move
  * tags and mount blobs across repositories, on every node, while each node collects garbage every
  * second with a grace of seconds, and nodes are killed with {@code kill -9} and restarted. Afterwards
- * the checker finds nothing wrong and every image still tagged pulls byte-identical.
+ * the checker finds nothing wrong and every image still tagged pulls byte-identical; then every image is
+ * deleted and collected, the check still finds nothing wrong, and what dedup still stores is printed.
  *
  * <p>Clients retry what a kill interrupted, as real clients do; a manifest refused with
  * MANIFEST_BLOB_UNKNOWN (its blobs were collected meanwhile, which a grace of seconds provokes) is
@@ -48,6 +50,8 @@ abstract class CollectionSoakContract {
     private static final Duration SOAK = Duration.ofSeconds(Long.getLong("layerfold.e2e.gc-soak-seconds", 60));
     private static final Duration KILL_EVERY = Duration.ofSeconds(10);
     private static final Duration RETRY_FOR = Duration.ofMinutes(2);
+    private static final Duration GRACES = Duration.ofSeconds(6); // above gc.grace and gc.pack-grace below
+    private static final Duration EMPTY_WITHIN = Duration.ofMinutes(2);
     private static final int CLIENTS = 3;
     private static final int TAGS = 3;
     private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
@@ -127,6 +131,18 @@ abstract class CollectionSoakContract {
                     reclaimed, packsRewritten, packBytesReclaimed, check.path("problemCount"));
             assertThat(check.path("problemCount").asLong()).as(check.toString()).isZero();
             assertThat(pulled).isPositive();
+
+            // Then every manifest goes; what stays stored of them is printed.
+            for (Client client : clients) {
+                client.deleteEveryManifestPushed();
+            }
+            JsonNode dedup = collectUntilNothingIsStored(node);
+            JsonNode emptied = admin(node, "/actuator/gc", "{\"action\":\"check\"}");
+            System.out.printf("gc soak, everything deleted: check %s; dedup totals %s%n", emptied, dedup);
+            assertThat(emptied.path("problemCount").asLong()).as(emptied.toString()).isZero();
+            assertThat(emptied.path("manifests").asLong()).as(emptied.toString()).isZero();
+            // Not asserted yet: in one of four runs two deduplicated layers (62 KB) stayed stored, which no
+            // manifest reaches any more (issue 15: a layer whose split finished after the collector released it).
         } finally {
             nodes.close();
         }
@@ -160,6 +176,8 @@ abstract class CollectionSoakContract {
         final List<byte[]> layers;
         /** What each tag should pull: the manifest's bytes as pushed. */
         final Map<String, byte[]> tags = new ConcurrentHashMap<>();
+        /** Every manifest pushed, tagged or not any more. */
+        final Set<String> manifests = ConcurrentHashMap.newKeySet();
         long operations;
 
         Client(String repository, Random random, List<byte[]> layers) {
@@ -212,6 +230,7 @@ abstract class CollectionSoakContract {
                 }
                 if (putManifest(tag, manifest)) {
                     tags.put(tag, manifest);
+                    manifests.add(digest(manifest));
                     return;
                 }
                 refusedManifests.incrementAndGet();
@@ -247,6 +266,15 @@ abstract class CollectionSoakContract {
             tags.values().removeIf(bytes -> java.util.Arrays.equals(bytes, manifest));
         }
 
+        void deleteEveryManifestPushed() throws IOException, InterruptedException {
+            for (String manifest : manifests) {
+                HttpResponse<String> response = send(() -> HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/"
+                        + manifest)).DELETE());
+                assertThat(response.statusCode()).as(response.body()).isIn(202, 404);
+            }
+            tags.clear();
+        }
+
         void mount(byte[] layer, String from) throws IOException, InterruptedException {
             HttpResponse<String> response = send(() -> HttpRequest.newBuilder(uri("/v2/" + repository
                     + "/blobs/uploads/?mount=" + digest(layer) + "&from=" + from)).POST(HttpRequest.BodyPublishers.noBody()));
@@ -274,6 +302,24 @@ abstract class CollectionSoakContract {
 
         private URI uri(String path) {
             return nodes.get(random.nextInt(nodes.size())).process().baseUri().resolve(path);
+        }
+    }
+
+    /**
+     * Collects, a grace apart (what a run condemns, a later run deletes; retired packs wait for their
+     * grace), until the dedup totals count nothing stored or {@link #EMPTY_WITHIN} passed; the last totals.
+     */
+    private JsonNode collectUntilNothingIsStored(URI node) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + EMPTY_WITHIN.toNanos();
+        while (true) {
+            admin(node, "/actuator/gc", "{\"action\":\"collect\"}");
+            JsonNode totals = admin(node, "/actuator/dedup", "{\"timeoutSeconds\":60}").get("totals");
+            boolean empty = List.of("layersDeduplicated", "storedBytes", "uniqueFiles").stream()
+                    .allMatch(left -> totals.path(left).asLong() == 0);
+            if (empty || System.nanoTime() > deadline) {
+                return totals;
+            }
+            Thread.sleep(GRACES.toMillis());
         }
     }
 
