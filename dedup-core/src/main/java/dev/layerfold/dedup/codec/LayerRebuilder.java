@@ -70,7 +70,8 @@ public final class LayerRebuilder {
         long header = member.header().length;
         List<RestartPoint> points = member.restartPoints();
         for (int i = points.size() - 1; i > 0; i--) {
-            long at = header + points.get(i).outputByteOffset();
+            // A point inside a byte shares it with the segment before: the rebuild starts at its first whole byte.
+            long at = header + (points.get(i).outputBitOffset() + 7 >>> 3);
             if (at <= blobOffset) {
                 return Optional.of(new Resume(i, at, ParallelMember.inputStart(points.get(i))));
             }

@@ -14,20 +14,19 @@ public record GoRestartState(long input, long windowStart, boolean byteAvailable
     public static final int VALUES = 4;
 
     /** The values a restart point records: the point's distance from the window start, then the lazy matcher's. */
-    public List<Long> values() {
-        return List.of(input - windowStart, byteAvailable ? 1L : 0L, (long) length, (long) offset);
+    public List<Integer> values() {
+        return List.of(Math.toIntExact(input - windowStart), byteAvailable ? 1 : 0, length, offset);
     }
 
     /**
      * The state at input offset {@code input} from a restart point's {@code values}.
      *
-     * @throws IllegalArgumentException if they are not four values of the right kinds
+     * @throws IllegalArgumentException if they are not four values of the right kinds (the rest is checked on resume)
      */
-    public static GoRestartState of(long input, List<Long> values) {
-        if (values.size() != VALUES || values.get(1) < 0 || values.get(1) > 1
-                || values.get(2) != values.get(2).intValue() || values.get(3) != values.get(3).intValue()) {
+    public static GoRestartState of(long input, List<Integer> values) {
+        if (values.size() != VALUES || values.get(1) < 0 || values.get(1) > 1) {
             throw new IllegalArgumentException("a Go restart point has " + VALUES + " state values (window distance, byte pending 0 or 1, length, offset), not " + values);
         }
-        return new GoRestartState(input, input - values.get(0), values.get(1) == 1, values.get(2).intValue(), values.get(3).intValue());
+        return new GoRestartState(input, input - values.get(0), values.get(1) == 1, values.get(2), values.get(3));
     }
 }
