@@ -13,8 +13,9 @@ import java.util.List;
  * Restart points (issue 14): a deduplicated layer's restore on one thread against two (the speed-up),
  * against serving it intact, a {@code Range} request for its last MB against a whole restore, and what
  * finding and verifying the points (the proof encoding in pieces) adds to the dedup worker's CPU. Layers of this machine's system
- * files through the real {@code pigz -6} (pigz is the family with restart points so far), wall time in
- * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale}.
+ * files through the real {@code pigz -6} and Go's {@code compress/gzip} -6 (docker's), wall time in
+ * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale};
+ * {@code layerfold.benchmark.restart.producers} picks the producers (labels, e.g. {@code go-6}).
  */
 public final class RestartBenchmark implements Benchmark {
 
@@ -22,6 +23,15 @@ public final class RestartBenchmark implements Benchmark {
     private static final double SCALE = Double.parseDouble(System.getProperty("layerfold.benchmark.restart.scale", "1"));
     private static final int ROUNDS = Integer.getInteger("layerfold.benchmark.restart.rounds", 3);
     private static final long LAST_MB = 1 << 20;
+    /** Which producers' layers to measure (labels, comma-separated): all by default. */
+    private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restart.producers", "pigz-6,go-6").split(","));
+
+    private record Layer(Producer producer, long tarBytes) {
+    }
+
+    /** pigz -6 at two sizes; Go -6 (docker, buildkit), whose points lie inside bytes and carry state values. */
+    private static final List<Layer> LAYERS = List.of(new Layer(Producer.PIGZ_6, 32L << 20), new Layer(Producer.PIGZ_6, 100L << 20),
+            new Layer(Producer.GO_6, 32L << 20));
 
     @Override
     public String name() {
@@ -33,9 +43,13 @@ public final class RestartBenchmark implements Benchmark {
         Path work = Files.createTempDirectory("layerfold-restart-benchmark-");
         try {
             LayerMaker maker = LayerMaker.in(work);
-            for (long size : new long[] {scaled(32L << 20), scaled(100L << 20)}) {
+            for (Layer wanted : LAYERS) {
+                if (!PRODUCERS.contains(wanted.producer().label) || !maker.canMake(wanted.producer())) {
+                    continue;
+                }
+                long size = scaled(wanted.tarBytes());
                 List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
-                ProducedLayer layer = maker.make(Producer.PIGZ_6.label, files, Instant.parse("2026-02-01T00:00:00Z"), Producer.PIGZ_6);
+                ProducedLayer layer = maker.make(wanted.producer().label, files, Instant.parse("2026-02-01T00:00:00Z"), wanted.producer());
                 System.out.println(SUITE + ", " + layer);
                 measure(work, layer, report);
             }
