@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.restart;
 
+import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
 import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
@@ -10,7 +11,6 @@ import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -108,15 +108,15 @@ public final class RestartableEncoders {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a block boundary (" + block + " bytes), not at "
                     + point.inputOffset() + " or " + end);
         }
-        Counted counted = new Counted(out, point.outputBitOffset());
+        CountingOutput counted = new CountingOutput(out);
         return StandardEncoders.PIGZ.equals(spec.family()) ? pigz(spec, point, end, history, offset, length, counted)
                 : pgzip(spec, point, end, history, offset, length, counted);
     }
 
-    private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, Counted out) {
+    private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
         PigzSettings settings = StandardEncoders.pigzSettings(spec);
         PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings) : PigzEncoder.resume(out, settings, history, offset, length);
-        return new BlockAligned(point.inputOffset(), end, out) {
+        return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
             @Override
             void encode(byte[] data, int off, int len) throws IOException {
                 pigz.write(data, off, len);
@@ -135,9 +135,9 @@ public final class RestartableEncoders {
     }
 
     /** pgzip compresses a block as soon as it is full: at a point there is nothing left to write. */
-    private static SegmentEncoder pgzip(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, Counted out) {
+    private static SegmentEncoder pgzip(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
         PgzipEncoder pgzip = PgzipEncoder.resume(out, spec.level(), spec.params().getFirst(), history, offset, length);
-        return new BlockAligned(point.inputOffset(), end, out) {
+        return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
             @Override
             void encode(byte[] data, int off, int len) throws IOException {
                 pgzip.write(data, off, len);
@@ -191,12 +191,14 @@ public final class RestartableEncoders {
 
     /** A family whose segments end where the caller says, on a byte boundary: it takes input up to the end, no further. */
     private abstract static class BlockAligned implements SegmentEncoder {
+        private final long startBit;
         private final long end;
-        private final Counted out;
+        private final CountingOutput out;
         private long input;
 
-        BlockAligned(long start, long end, Counted out) {
+        BlockAligned(long start, long startBit, long end, CountingOutput out) {
             this.input = start;
+            this.startBit = startBit;
             this.end = end;
             this.out = out;
         }
@@ -224,29 +226,7 @@ public final class RestartableEncoders {
                 throw new LayerRebuildException("the segment ends at input offset " + end + " but its input stopped at " + input);
             }
             endBlock();
-            return new Boundary(end, out.bit, List.of());
-        }
-    }
-
-    /** Counts the bits a byte-aligned segment wrote, from the bit it started at. */
-    private static final class Counted extends FilterOutputStream {
-        private long bit;
-
-        Counted(OutputStream out, long startBit) {
-            super(out);
-            this.bit = startBit;
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            bit += 8;
-        }
-
-        @Override
-        public void write(byte[] data, int offset, int length) throws IOException {
-            out.write(data, offset, length);
-            bit += 8L * length;
+            return new Boundary(end, startBit + 8 * out.count(), List.of());
         }
     }
 }
