@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
@@ -20,9 +22,11 @@ import dev.layerfold.storage.gc.GcIndex;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -60,6 +64,15 @@ final class DeduplicatedLayers {
      * tar: text files of a few letters, large enough for restart points every 4 MiB.
      */
     static byte[] pigzLayer(Random random, int megabytes) throws IOException {
+        return gzip(textTar(random, megabytes), out -> PigzEncoder.create(out, 6, PigzSettings.DEFAULT_BLOCK_SIZE));
+    }
+
+    /** The same tar through Go's {@code compress/gzip} -6, as docker and buildkit write it: points inside bytes, with state values. */
+    static byte[] goLayer(Random random, int megabytes) throws IOException {
+        return gzip(textTar(random, megabytes), out -> GoFlateEncoder.create(out, 6));
+    }
+
+    private static byte[] textTar(Random random, int megabytes) throws IOException {
         ByteArrayOutputStream tarBytes = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(tarBytes)) {
             for (int i = 0; tarBytes.size() < megabytes << 20; i++) {
@@ -74,12 +87,15 @@ final class DeduplicatedLayers {
                 tar.closeArchiveEntry();
             }
         }
-        byte[] tar = tarBytes.toByteArray();
+        return tarBytes.toByteArray();
+    }
+
+    private static byte[] gzip(byte[] tar, Function<OutputStream, DeflateEncoder> encoder) throws IOException {
         ByteArrayOutputStream blob = new ByteArrayOutputStream();
         blob.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3});
-        PigzEncoder pigz = PigzEncoder.create(blob, 6, PigzSettings.DEFAULT_BLOCK_SIZE);
-        pigz.write(tar, 0, tar.length);
-        pigz.finish();
+        DeflateEncoder deflate = encoder.apply(blob);
+        deflate.write(tar, 0, tar.length);
+        deflate.finish();
         CRC32 crc = new CRC32();
         crc.update(tar);
         for (long value : new long[] {crc.getValue(), tar.length}) {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Restores of a layer with restart points, deduplicated by the real pipeline: in segments on two threads, and from a point. */
+/** Restores of a pigz layer with restart points, deduplicated by the real pipeline: in segments on two threads, and from a point. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ParallelRestoreTest {
 
@@ -43,7 +43,12 @@ class ParallelRestoreTest {
         restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, 2)),
                 encoders, fetchers, dir.resolve("spool"), metrics);
         layer = DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"),
-                DeduplicatedLayers.pigzLayer(new Random(3), 13));
+                layerOf(new Random(3), 13));
+    }
+
+    /** A layer of about {@code megabytes} MB of tar from a producer whose layers get restart points. */
+    byte[] layerOf(Random random, int megabytes) throws IOException {
+        return DeduplicatedLayers.pigzLayer(random, megabytes);
     }
 
     @AfterAll

@@ -70,7 +70,8 @@ public final class LayerRebuilder {
         long header = member.header().length;
         List<RestartPoint> points = member.restartPoints();
         for (int i = points.size() - 1; i > 0; i--) {
-            long at = header + points.get(i).outputByteOffset();
+            // A point inside a byte shares it with the segment before: the rebuild starts at its first whole byte.
+            long at = header + (points.get(i).outputBitOffset() + 7 >>> 3);
             if (at <= blobOffset) {
                 return Optional.of(new Resume(i, at, ParallelMember.inputStart(points.get(i))));
             }
@@ -125,28 +126,9 @@ public final class LayerRebuilder {
         blob.write(member.trailer());
         blob.write(recipe.trailingBytes());
         blob.flush();
-        if (counted.count != recipe.blobSize() - resume.blobOffset()) {
-            throw new LayerRebuildException("rebuilt layer from offset " + resume.blobOffset() + " has " + counted.count + " bytes, expected "
+        if (counted.count() != recipe.blobSize() - resume.blobOffset()) {
+            throw new LayerRebuildException("rebuilt layer from offset " + resume.blobOffset() + " has " + counted.count() + " bytes, expected "
                     + (recipe.blobSize() - resume.blobOffset()));
-        }
-    }
-
-    private static final class CountingOutput extends java.io.FilterOutputStream {
-        private long count;
-
-        CountingOutput(OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] data, int offset, int length) throws IOException {
-            out.write(data, offset, length);
-            count += length;
         }
     }
 

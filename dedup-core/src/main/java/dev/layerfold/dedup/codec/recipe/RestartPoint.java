@@ -9,13 +9,16 @@ import java.util.List;
  * state rebuilt from the bytes before it and {@code state}, gave exactly the original's bits up to
  * the next point. A member's first point is its start (offsets 0).
  *
- * <p>The segment of a point is the original's bytes from {@code outputBitOffset / 8} to the next
- * point's {@code outputBitOffset / 8} (or the member's end): a partial last byte belongs to the next
- * segment, whose encoder is primed with those bits.
+ * <p>The segment of a point is its own bits, from {@code outputBitOffset} to the next point's (or
+ * the member's end), as bytes: from byte {@code outputBitOffset / 8} to the byte holding its last
+ * bit, with the bits outside the segment zero. Points on byte boundaries (pigz, pgzip) make these
+ * the original's bytes; a point inside a byte (Go) has that byte shared by the two segments, and
+ * the original's byte is the OR of theirs. The digest is over these bytes, so a segment encoded
+ * alone can be checked.
  *
  * @param inputOffset     offset in the member's uncompressed bytes
  * @param outputBitOffset offset in the member's deflate stream, in bits
- * @param state           family-specific values the rebuilt state needs beyond the input (none for pigz)
+ * @param state           family-specific values the rebuilt state needs beyond the input (none for pigz; Go's in {@code GoRestartState})
  * @param segmentSha256   sha256 of the segment's bytes, checked when a restore starts here
  */
 public record RestartPoint(long inputOffset, long outputBitOffset, List<Integer> state, byte[] segmentSha256) {

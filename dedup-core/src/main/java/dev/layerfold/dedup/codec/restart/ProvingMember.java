@@ -1,6 +1,5 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.VerifyingOutput;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -12,31 +11,41 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Encodes a gzip member, on the caller's thread, the way a restore from restart points would: the
- * input is cut every {@code spacing} bytes (whole blocks of the encoder), and each piece is encoded by
- * a fresh encoder whose state is rebuilt from the input before it alone. Where each piece's bytes
- * start and their sha256 are recorded as candidate restart points. The candidates are verified by
- * whoever checks the bytes written: if the layer these bytes belong to has its digest, every piece
+ * Encodes a gzip member, on the caller's thread, the way a restore from restart points would: each
+ * piece is encoded by a fresh encoder whose state is rebuilt from the input before it alone and the
+ * state values the piece before it ended with, and ends at the first block boundary the encoder
+ * reaches at or past {@code spacing} bytes from its start. Where each piece starts, its state values
+ * and the sha256 of its bytes are recorded as candidate restart points. The candidates are verified
+ * by whoever checks the bytes written: if the layer these bytes belong to has its digest, every piece
  * reproduced the original exactly, each from its rebuilt state. Not thread-safe.
  */
 public final class ProvingMember implements DeflateEncoder {
 
+    /** Input is taken in chunks of at most this size, so what a new piece needs stays in {@link #recent}. */
+    private static final int CHUNK = 64 * 1024;
+
     private final GzipMember member;
     private final long spacing;
-    private final VerifyingOutput out;
-    private final byte[] history = new byte[RestartableEncoders.HISTORY];
+    private final SegmentJoiner out;
+    /**
+     * The last input received: a new piece needs the {@link RestartableEncoders#HISTORY} bytes before
+     * its point and the input after it that the last piece looked ahead at.
+     */
+    private final byte[] recent;
     private final List<RestartPoint> candidates = new ArrayList<>();
-    private int historyLength;
-    private long input;
-    private long segmentInput;
-    private long segmentOutput;
+    private int recentLength;
+    private long recentStart;
+    private long received;
+    private long fed;
+    private SegmentEncoder.Boundary start = new SegmentEncoder.Boundary(0, 0, List.of());
     private SegmentEncoder encoder;
 
     private ProvingMember(GzipMember member, long spacing, OutputStream out) {
         this.member = member;
         this.spacing = spacing;
-        this.out = new VerifyingOutput(out);
-        this.encoder = RestartableEncoders.open(member.encoder(), candidate(new byte[32]), history, 0, 0, this.out);
+        this.out = new SegmentJoiner(out);
+        this.recent = new byte[2 * (RestartableEncoders.HISTORY + RestartableEncoders.lookahead(member.encoder()) + CHUNK)];
+        this.encoder = open();
     }
 
     /**
@@ -47,27 +56,23 @@ public final class ProvingMember implements DeflateEncoder {
         if (member.encoder().isNone()) {
             return Optional.empty();
         }
-        return RestartableEncoders.spacing(member.encoder(), spacing)
-                .filter(segment -> member.uncompressedSize() > segment && segment <= GzipMember.MAX_SEGMENT_INPUT)
-                .map(segment -> new ProvingMember(member, segment, out));
+        Optional<Long> segment = RestartableEncoders.spacing(member.encoder(), spacing)
+                .filter(s -> member.uncompressedSize() > s && s <= GzipMember.MAX_SEGMENT_INPUT);
+        return segment.isPresent() ? Optional.of(new ProvingMember(member, segment.get(), out)) : Optional.empty();
     }
 
     @Override
     public void write(byte[] data, int offset, int length) throws IOException {
         while (length > 0) {
-            long boundary = segmentInput + spacing;
-            int n = (int) (boundary < member.uncompressedSize() ? Math.min(length, boundary - input) : length);
-            encoder.write(data, offset, n);
+            int n = Math.min(length, CHUNK);
             remember(data, offset, n);
-            input += n;
             offset += n;
             length -= n;
-            if (input == boundary && boundary < member.uncompressedSize()) {
-                encoder.endAtRestartPoint();
-                candidates.add(candidate(out.sha256SinceLast()));
-                segmentInput = input;
-                segmentOutput = out.size();
-                encoder = RestartableEncoders.open(member.encoder(), candidate(new byte[32]), history, 0, historyLength, out);
+            while (fed < received) {
+                fed += encoder.write(recent, (int) (fed - recentStart), (int) (received - fed));
+                if (encoder.reachedEnd()) {
+                    nextPiece();
+                }
             }
         }
     }
@@ -75,28 +80,48 @@ public final class ProvingMember implements DeflateEncoder {
     @Override
     public void finish() throws IOException {
         encoder.finish();
-        candidates.add(candidate(out.sha256SinceLast()));
+        candidates.add(candidate(out.endSegment()));
+        out.endStream();
     }
 
-    /** The member with its candidate points; they hold only once the layer's bytes proved right. */
+    /**
+     * The member with its candidate points; they hold only once the layer's bytes proved right. None
+     * if there is only the start (Go's encoder reached no block boundary past the spacing).
+     */
     public GzipMember withCandidates() {
-        return member.withRestartPoints(candidates);
+        return candidates.size() > 1 ? member.withRestartPoints(candidates) : member;
+    }
+
+    private void nextPiece() throws IOException {
+        SegmentEncoder.Boundary end = encoder.endAtRestartPoint();
+        candidates.add(candidate(out.endSegment()));
+        start = end;
+        fed = end.inputOffset();
+        out.beginSegment(end.outputBitOffset());
+        encoder = open();
+    }
+
+    private SegmentEncoder open() {
+        long point = start.inputOffset();
+        int history = (int) Math.min(RestartableEncoders.HISTORY, point);
+        long end = point + spacing < member.uncompressedSize() ? point + spacing : Long.MAX_VALUE;
+        return RestartableEncoders.open(member.encoder(), candidate(new byte[32]), end, recent, (int) (point - history - recentStart), history, out);
     }
 
     private RestartPoint candidate(byte[] sha256) {
-        return new RestartPoint(segmentInput, segmentOutput * 8, List.of(), sha256);
+        return new RestartPoint(start.inputOffset(), start.outputBitOffset(), start.state(), sha256);
     }
 
-    /** Keeps the last {@link RestartableEncoders#HISTORY} bytes of the input. */
+    /** Appends to {@link #recent}, dropping its oldest bytes when full. */
     private void remember(byte[] data, int offset, int n) {
-        if (n >= history.length) {
-            System.arraycopy(data, offset + n - history.length, history, 0, history.length);
-            historyLength = history.length;
-            return;
+        if (recentLength + n > recent.length) {
+            int drop = recentLength + n - recent.length;
+            System.arraycopy(recent, drop, recent, 0, recentLength - drop);
+            recentLength -= drop;
+            recentStart += drop;
         }
-        int keep = Math.min(historyLength, history.length - n);
-        System.arraycopy(history, historyLength - keep, history, 0, keep);
-        System.arraycopy(data, offset, history, keep, n);
-        historyLength = keep + n;
+        System.arraycopy(data, offset, recent, recentLength, n);
+        recentLength += n;
+        received += n;
     }
 }

@@ -1,5 +1,9 @@
 package dev.layerfold.dedup.codec.restart;
 
+import dev.layerfold.dedup.codec.CountingOutput;
+import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
+import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
@@ -9,18 +13,23 @@ import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The encoder families whose state at some block boundaries can be rebuilt from the input before
  * them, and where those boundaries may lie. A family missing here has no restart points: its
  * members are encoded in one piece, as before. That a rebuilt state really reproduces the original
- * is never assumed: {@link RestartPointFinder} checks every point against the original bits.
+ * is never assumed: the proof ({@link ProvingMember}) checks every point against the layer's digest.
  *
  * <ul>
  *   <li>{@code pigz} (several threads, the default code path): every block is compressed from a
  *       reset stream with the previous 32 KiB as dictionary and ends on a byte boundary; points lie
- *       at block boundaries and need no state values.</li>
+ *       at block boundaries and need no state values. {@code pgzip} likewise, with 16 KiB.</li>
+ *   <li>{@code go} levels 4 to 9 (docker, buildkit: level 6): a block ends after a count of tokens,
+ *       at a bit the encoder decides; points lie at the first block boundary past each requested
+ *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
+ *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
  * </ul>
  */
 public final class RestartableEncoders {
@@ -29,6 +38,8 @@ public final class RestartableEncoders {
     public static final long SPACING = 4L << 20;
     /** The input before a point that a rebuilt state reads: DEFLATE's window. */
     public static final int HISTORY = 32 * 1024;
+    /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
+    private static final int GO_LOOKAHEAD = 64 * 1024;
 
     private RestartableEncoders() {
     }
@@ -39,12 +50,21 @@ public final class RestartableEncoders {
     }
 
     /**
-     * How far apart points of {@code spec} lie: a multiple of its block size near {@code target},
-     * or empty if the family has no restart points.
+     * How far apart points of {@code spec} lie: a multiple of its block size near {@code target}
+     * (for Go, the encoder ends a segment at its first block boundary at or past it), or empty if
+     * the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
+        if (goLevel(spec).isPresent()) {
+            return Optional.of(target);
+        }
         Optional<Integer> block = blockSize(spec);
         return block.map(size -> Math.max(1, target / size) * size);
+    }
+
+    /** How much input past a segment's end its encoder may read before it ends the segment. */
+    public static int lookahead(EncoderSpec spec) {
+        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : 0;
     }
 
     /** The block size of a family whose blocks start afresh, or empty. */
@@ -59,40 +79,51 @@ public final class RestartableEncoders {
         };
     }
 
+    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (4 to 9), not flushed before its end. */
+    private static Optional<Integer> goLevel(EncoderSpec spec) {
+        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoSegmentEncoder.restartable(spec.level())
+                ? Optional.of(spec.level()) : Optional.empty();
+    }
+
     /**
      * An encoder for the segment that starts at {@code point}, with the state rebuilt from
      * {@code history} (the member's input before the point, at least its last {@link #HISTORY}
-     * bytes) and the point's state values.
+     * bytes) and the point's state values, ending at the first block boundary at or past input
+     * offset {@code end} ({@link Long#MAX_VALUE}: at the member's end).
      *
      * @throws IllegalArgumentException if the family has no restart points or the point's state does not fit it
      */
-    public static SegmentEncoder open(EncoderSpec spec, RestartPoint point, byte[] history, int offset, int length, OutputStream out) {
+    public static SegmentEncoder open(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         if (!restartable(spec)) {
             throw new IllegalArgumentException("encoder " + spec + " has no restart points");
+        }
+        if (goLevel(spec).isPresent()) {
+            return go(spec.level(), point, end, history, offset, length, out);
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
         }
         int block = blockSize(spec).orElseThrow();
-        if (point.inputOffset() % block != 0) {
+        if (point.inputOffset() % block != 0 || end != Long.MAX_VALUE && end % block != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a block boundary (" + block + " bytes), not at "
-                    + point.inputOffset());
+                    + point.inputOffset() + " or " + end);
         }
-        return StandardEncoders.PIGZ.equals(spec.family()) ? pigz(spec, point, history, offset, length, out)
-                : pgzip(spec, history, offset, length, out);
+        CountingOutput counted = new CountingOutput(out);
+        return StandardEncoders.PIGZ.equals(spec.family()) ? pigz(spec, point, end, history, offset, length, counted)
+                : pgzip(spec, point, end, history, offset, length, counted);
     }
 
-    private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
         PigzSettings settings = StandardEncoders.pigzSettings(spec);
         PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings) : PigzEncoder.resume(out, settings, history, offset, length);
-        return new SegmentEncoder() {
+        return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
             @Override
-            public void write(byte[] data, int off, int len) throws IOException {
+            void encode(byte[] data, int off, int len) throws IOException {
                 pigz.write(data, off, len);
             }
 
             @Override
-            public void endAtRestartPoint() throws IOException {
+            void endBlock() throws IOException {
                 pigz.endBlock();
             }
 
@@ -104,17 +135,17 @@ public final class RestartableEncoders {
     }
 
     /** pgzip compresses a block as soon as it is full: at a point there is nothing left to write. */
-    private static SegmentEncoder pgzip(EncoderSpec spec, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder pgzip(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
         PgzipEncoder pgzip = PgzipEncoder.resume(out, spec.level(), spec.params().getFirst(), StandardEncoders.pgzipRelease(spec),
                 history, offset, length);
-        return new SegmentEncoder() {
+        return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
             @Override
-            public void write(byte[] data, int off, int len) throws IOException {
+            void encode(byte[] data, int off, int len) throws IOException {
                 pgzip.write(data, off, len);
             }
 
             @Override
-            public void endAtRestartPoint() {
+            void endBlock() {
             }
 
             @Override
@@ -122,5 +153,81 @@ public final class RestartableEncoders {
                 pgzip.finish();
             }
         };
+    }
+
+    private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        GoSegmentEncoder go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                ? GoSegmentEncoder.start(out, level)
+                : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()), history, offset, length);
+        if (end != Long.MAX_VALUE) {
+            go.endAtBlockFrom(end);
+        }
+        return new SegmentEncoder() {
+            @Override
+            public int write(byte[] data, int off, int len) throws IOException {
+                return go.write(data, off, len);
+            }
+
+            @Override
+            public boolean reachedEnd() {
+                return go.stopped().isPresent();
+            }
+
+            @Override
+            public Boundary endAtRestartPoint() throws IOException {
+                GoRestartState next = go.stepTaken().orElseThrow(() -> new LayerRebuildException(
+                        "the Go segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
+                                + " with the input given (up to " + go.taken() + ")"));
+                long bit = go.bitPosition();
+                go.endSegment();
+                return new Boundary(next.input(), bit, next.values());
+            }
+
+            @Override
+            public void finish() throws IOException {
+                go.finish();
+            }
+        };
+    }
+
+    /** A family whose segments end where the caller says, on a byte boundary: it takes input up to the end, no further. */
+    private abstract static class BlockAligned implements SegmentEncoder {
+        private final long startBit;
+        private final long end;
+        private final CountingOutput out;
+        private long input;
+
+        BlockAligned(long start, long startBit, long end, CountingOutput out) {
+            this.input = start;
+            this.startBit = startBit;
+            this.end = end;
+            this.out = out;
+        }
+
+        abstract void encode(byte[] data, int offset, int length) throws IOException;
+
+        abstract void endBlock() throws IOException;
+
+        @Override
+        public int write(byte[] data, int offset, int length) throws IOException {
+            int n = (int) Math.min(length, end - input);
+            encode(data, offset, n);
+            input += n;
+            return n;
+        }
+
+        @Override
+        public boolean reachedEnd() {
+            return input == end;
+        }
+
+        @Override
+        public Boundary endAtRestartPoint() throws IOException {
+            if (input != end) {
+                throw new LayerRebuildException("the segment ends at input offset " + end + " but its input stopped at " + input);
+            }
+            endBlock();
+            return new Boundary(end, startBit + 8 * out.count(), List.of());
+        }
     }
 }

@@ -1,18 +1,41 @@
 package dev.layerfold.dedup.codec.restart;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
- * Encodes one segment of a gzip member: from a restart point (or the member's start) to the next
- * point (or the member's end), writing the segment's bytes as defined by
- * {@link dev.layerfold.dedup.codec.recipe.RestartPoint}. Not thread-safe.
+ * Encodes one segment of a gzip member: from a restart point (or the member's start) to the block
+ * boundary it was asked to end at (or the member's end), writing the segment's bytes as defined by
+ * {@link dev.layerfold.dedup.codec.recipe.RestartPoint}. Some families decide where the boundary
+ * lies (Go's blocks end after a count of tokens) and read input past it before they know: the
+ * caller gives input until {@link #reachedEnd()} or up to {@link RestartableEncoders#lookahead}
+ * bytes past the boundary. Not thread-safe.
  */
 public interface SegmentEncoder {
 
-    void write(byte[] data, int offset, int length) throws IOException;
+    /**
+     * Where a segment ended and the next starts: the next restart point, without its digest.
+     *
+     * @param state the family's state values there (see {@link dev.layerfold.dedup.codec.recipe.RestartPoint#state()})
+     */
+    record Boundary(long inputOffset, long outputBitOffset, List<Integer> state) {
+    }
 
-    /** The input reached the next restart point: writes the rest of this segment's bytes. */
-    void endAtRestartPoint() throws IOException;
+    /**
+     * Takes input; returns how much it took: all of it, unless the segment reached its end (the
+     * rest, including input it looked ahead at, belongs to the next segment).
+     */
+    int write(byte[] data, int offset, int length) throws IOException;
+
+    /** Whether the segment reached the boundary it ends at: {@link #endAtRestartPoint} is due. */
+    boolean reachedEnd();
+
+    /**
+     * Writes the rest of this segment's bytes and returns where it ended.
+     *
+     * @throws dev.layerfold.dedup.codec.LayerRebuildException if the input given does not reach the boundary
+     */
+    Boundary endAtRestartPoint() throws IOException;
 
     /** The input reached the member's end: writes the final block. */
     void finish() throws IOException;

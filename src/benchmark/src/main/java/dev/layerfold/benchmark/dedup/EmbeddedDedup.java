@@ -40,6 +40,8 @@ import java.util.stream.Stream;
 final class EmbeddedDedup implements AutoCloseable {
 
     private static final String WORKER = "benchmark-worker";
+    /** The name prefix of the threads that run restores and their segments' encoders. */
+    static final String RESTORE_THREADS = "restore-encoder-";
 
     private final Path dir;
     private final FilesystemBlobStore blobs;
@@ -62,7 +64,7 @@ final class EmbeddedDedup implements AutoCloseable {
         DedupSettings settings = new DedupSettings(dir.resolve("scratch"), 3, 64L << 20, Duration.ofMinutes(15), DedupLimits.DEFAULT);
         this.deduplicator = new LayerDeduplicator(blobs, index(), metadata.gcIndex(), new LayerSplitter(StandardEncoders.identifier()), rebuilder, settings, IntactCopyPolicy.NO_COPIES);
         this.storedFiles = new StoredFiles(blobs);
-        this.encoders = Executors.newFixedThreadPool(restoreThreads, Thread.ofPlatform().daemon().name("restore-encoder-", 0).factory());
+        this.encoders = Executors.newFixedThreadPool(restoreThreads, Thread.ofPlatform().daemon().name(RESTORE_THREADS, 0).factory());
         this.fetchers = Executors.newFixedThreadPool(16, Thread.ofPlatform().daemon().name("restore-fetch-", 0).factory());
         // Configured as the server configures it: segments of layers with restart points on the restore pool.
         LayerRebuilder restoring = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, restoreThreads));

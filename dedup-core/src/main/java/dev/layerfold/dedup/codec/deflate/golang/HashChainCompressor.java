@@ -65,6 +65,16 @@ final class HashChainCompressor extends Compressor {
     /** Told each token as it is added, or null. */
     private TokenObserver observer;
 
+    /** The input offset of {@code window[0]}. */
+    private long windowStart;
+    /** Where a restart segment ends: {@link #step} stops after the first block ending here or later. */
+    private long stopAt = Long.MAX_VALUE;
+    /** The state where {@link #step} stopped, or null. */
+    private GoRestartState stopped;
+    /** Window positions {@code [rebuildFrom, rebuildTo)} still to be inserted into the hash chains after a resume. */
+    private int rebuildFrom;
+    private int rebuildTo;
+
     HashChainCompressor(HuffmanBitWriter w, CompressionLevel level) {
         super(w);
         this.level = level;
@@ -88,6 +98,87 @@ final class HashChainCompressor extends Compressor {
         tokenCount = 0;
         length = MIN_MATCH_LENGTH - 1;
         offset = 0;
+        windowStart = 0;
+        stopAt = Long.MAX_VALUE;
+        stopped = null;
+        rebuildFrom = 0;
+        rebuildTo = 0;
+    }
+
+    /**
+     * Continues a stream at a block boundary: {@code history[offset..offset+length)} is the input
+     * right before {@code state.input()} (at least its last 32 KiB, or all of it), and the window,
+     * block start and lazy-match variables are set from {@code state}. The hash chains are rebuilt
+     * by inserting every position of the last 32 KiB in order, as levels 4 to 9 did (entries older
+     * than that are beyond every later search's reach); the insertion waits for the first step,
+     * since the last positions hash bytes after the point. Only for a fresh compressor at a level
+     * that hashes every position.
+     *
+     * @throws IllegalArgumentException if the state cannot be a block boundary of this level
+     */
+    void resume(byte[] history, int offset, int length, GoRestartState state) {
+        if (level.fastSkipHashing() != SKIP_NEVER) {
+            throw new IllegalArgumentException("level " + level.level() + " skips hashing inside matches: its chains cannot be rebuilt");
+        }
+        long at = state.input() - state.windowStart();
+        int available = (int) Math.min(length, at);
+        if (at < 0 || at >= 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH) || state.windowStart() < 0
+                || state.length() < MIN_MATCH_LENGTH - 1 || state.length() > MAX_MATCH_LENGTH
+                || state.offset() < 0 || state.offset() > WINDOW_SIZE
+                || available < Math.min(WINDOW_SIZE, at)) {
+            throw new IllegalArgumentException("not a block boundary of Go's level " + level.level() + " with "
+                    + length + " bytes of history: " + state);
+        }
+        reset();
+        windowStart = state.windowStart();
+        System.arraycopy(history, offset + length - available, window, (int) at - available, available);
+        windowEnd = (int) at;
+        blockStart = (int) at;
+        byteAvailable = state.byteAvailable();
+        index = (int) at + (byteAvailable ? 1 : 0);
+        this.length = state.length();
+        this.offset = state.offset();
+        rebuildFrom = Math.max(index - WINDOW_SIZE, (int) at - available);
+        rebuildTo = index;
+    }
+
+    /** From now on, {@link #step} stops after writing the first block that ends at input {@code offset} or later. */
+    void stopAtBlockEnd(long offset) {
+        stopAt = offset;
+    }
+
+    /** Where {@link #step} stopped, or null while it has not. */
+    GoRestartState stopped() {
+        return stopped;
+    }
+
+    /** Whether the window holds all the input it can: a canonical step is due. */
+    boolean windowFull() {
+        return windowEnd == window.length;
+    }
+
+    /** The input offset of {@code window[windowEnd]}: how much input was filled in. */
+    long filled() {
+        return windowStart + windowEnd;
+    }
+
+    /** Copies the window's input from input offset {@code from} to the end of what was filled in. */
+    byte[] windowFrom(long from) {
+        int start = (int) (from - windowStart);
+        if (start < 0 || start > windowEnd) {
+            throw new IllegalArgumentException("input offset " + from + " is not in the window");
+        }
+        return Arrays.copyOfRange(window, start, windowEnd);
+    }
+
+    private void rebuildChains() {
+        int end = Math.min(rebuildTo, windowEnd - (MIN_MATCH_LENGTH - 1));
+        for (int i = rebuildFrom; i < end; i++) {
+            int hash = hash4(window, i) & HASH_MASK;
+            hashPrev[i & WINDOW_MASK] = distance(i + hashOffset, hashHead[hash]);
+            hashHead[hash] = i + hashOffset;
+        }
+        rebuildFrom = rebuildTo;
     }
 
     @Override
@@ -106,6 +197,7 @@ final class HashChainCompressor extends Compressor {
         System.arraycopy(window, WINDOW_SIZE, window, 0, WINDOW_SIZE);
         index -= WINDOW_SIZE;
         windowEnd -= WINDOW_SIZE;
+        windowStart += WINDOW_SIZE;
         blockStart = blockStart >= WINDOW_SIZE ? blockStart - WINDOW_SIZE : Integer.MAX_VALUE;
         hashOffset += WINDOW_SIZE;
         if (hashOffset > MAX_HASH_OFFSET) {
@@ -215,8 +307,11 @@ final class HashChainCompressor extends Compressor {
      */
     @Override
     void step(boolean sync) throws IOException {
-        if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync) {
+        if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync || stopped != null) {
             return;
+        }
+        if (rebuildFrom < rebuildTo) {
+            rebuildChains();
         }
         byte[] window = this.window;
         int[] hashHead = this.hashHead;
@@ -332,6 +427,13 @@ final class HashChainCompressor extends Compressor {
                 if (lazy) {
                     byteAvailable = true;
                 }
+            }
+            if (tokenCount == 0 && !sync && windowStart + blockStart >= stopAt) {
+                stopped = new GoRestartState(windowStart + blockStart, windowStart, byteAvailable, length, offset);
+                if (index != blockStart + (byteAvailable ? 1 : 0)) {
+                    throw new IllegalStateException("a block ended at " + blockStart + " with the encoder at " + index);
+                }
+                break;
             }
         }
         this.index = index;

@@ -56,6 +56,8 @@ final class HuffmanBitWriter {
     private int nbits;
     private final byte[] bytes = new byte[BUFFER_SIZE];
     private int nbytes;
+    /** Bytes handed to {@link #writer} since the last reset: with the buffer and the bits, where the stream is. */
+    private long written;
     private final int[] codegenFreq = new int[CODEGEN_CODE_COUNT];
     private final int[] literalFreq = new int[MAX_NUM_LIT];
     private final int[] offsetFreq = new int[OFFSET_CODE_COUNT];
@@ -81,6 +83,24 @@ final class HuffmanBitWriter {
         bits = 0;
         nbits = 0;
         nbytes = 0;
+        written = 0;
+    }
+
+    /**
+     * Starts a stream {@code zeroBits} (0 to 7) bits into its first byte, which is written with
+     * those low bits zero: a segment that continues another's partial last byte, to be merged with
+     * it. Only on a fresh writer.
+     */
+    void startAtBit(int zeroBits) {
+        if (zeroBits < 0 || zeroBits > 7 || written != 0 || nbytes != 0 || nbits != 0) {
+            throw new IllegalArgumentException("a stream starts 0 to 7 bits into a fresh writer's first byte, not " + zeroBits);
+        }
+        nbits = zeroBits;
+    }
+
+    /** How many bits the stream holds so far, written or pending (a start bit included). */
+    long bitPosition() {
+        return (written + nbytes) * 8 + nbits;
     }
 
     /** Writes out every pending byte and bit, padding the last byte with zero bits. */
@@ -99,6 +119,7 @@ final class HuffmanBitWriter {
     private void write(byte[] b, int offset, int length) throws IOException {
         if (length > 0) {
             writer.write(b, offset, length);
+            written += length;
         }
     }
 
