@@ -10,15 +10,23 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Lets a test see the API meet the collector: the GC index the API uses counts down a latch each time
- * it refuses a touch (a request that found its digest condemned and now waits for the delete).
+ * it refuses a touch (a request that found its digest condemned and now waits for the delete), and
+ * can fail the next unreference as a process killed right before it would.
  */
 public final class GcHooks {
 
     private final AtomicReference<CountDownLatch> refusedTouches = new AtomicReference<>(new CountDownLatch(0));
+    private final AtomicBoolean killBeforeUnreference = new AtomicBoolean();
+
+    /** The next unreference fails, changing nothing, as if its process was killed before it ran. */
+    public void killBeforeNextUnreference() {
+        killBeforeUnreference.set(true);
+    }
 
     /** A latch the next {@code count} refused touches count down. */
     public CountDownLatch awaitRefusedTouches(int count) {
@@ -50,7 +58,30 @@ public final class GcHooks {
 
             @Override
             public void unreference(RepositoryName repository, Digest manifest) throws IOException {
+                if (killBeforeUnreference.getAndSet(false)) {
+                    throw new IOException("the process was killed before it unreferenced " + manifest);
+                }
                 index.unreference(repository, manifest);
+            }
+
+            @Override
+            public void releasing(RepositoryName repository, Digest manifest) throws IOException {
+                index.releasing(repository, manifest);
+            }
+
+            @Override
+            public List<Release> unfinishedReleases(Duration age, int limit) throws IOException {
+                return index.unfinishedReleases(age, limit);
+            }
+
+            @Override
+            public void finishRelease(Release release) throws IOException {
+                index.finishRelease(release);
+            }
+
+            @Override
+            public void dropRelease(Release release) throws IOException {
+                index.dropRelease(release);
             }
 
             @Override

@@ -203,6 +203,8 @@ class ManifestService {
             case Reference.ByDigest(Digest digest) -> {
                 ManifestRecord manifest = resolve(repository, reference);
                 Optional<Digest> subject = parser.subjectOf(content(repository, manifest));
+                // Before the unlink, so that the collector finishes a delete killed before its unreference below.
+                gc.releasing(repository, digest);
                 metadata.unlinkManifest(repository, digest);
                 ImageLayers images = imageLayers.getIfAvailable();
                 if (images != null) {

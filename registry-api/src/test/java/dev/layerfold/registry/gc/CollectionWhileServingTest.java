@@ -86,6 +86,28 @@ abstract class CollectionWhileServingTest extends RegistryHttpTest {
         assertThat(blobs.size(kept)).isPresent();
     }
 
+    /** A delete killed between its unlink and its unreference would keep the image's blobs forever. */
+    @Test
+    void aManifestDeleteKilledBeforeItsUnreferenceIsFinishedByTheCollector() throws Exception {
+        String repository = uniqueRepository("gc-interrupted-delete");
+        Digest layer = pushBlob(repository, "a layer of an image whose delete was killed".getBytes(StandardCharsets.UTF_8));
+        Digest gone = pushImageWith(repository, "gone", layer);
+        Digest goneConfig = configOf(gone);
+
+        hooks.killBeforeNextUnreference();
+        assertThat(request("DELETE", "/v2/" + repository + "/manifests/" + gone).send().statusCode()).isGreaterThanOrEqualTo(500);
+        assertThat(request("GET", "/v2/" + repository + "/manifests/" + gone).send().statusCode()).as("unlinked").isEqualTo(404);
+        assertThat(collect(REAL_GRACE, GarbageCollector.Observer.NONE).blobsRemoved()).as("a delete in progress is left alone").isZero();
+        assertThat(index.references(layer)).isEqualTo(1);
+
+        collect(NO_GRACE, GarbageCollector.Observer.NONE);
+
+        assertThat(index.references(layer)).isZero();
+        assertThat(blobs.size(layer)).isEmpty();
+        assertThat(blobs.size(goneConfig)).isEmpty();
+        assertThat(blobs.size(gone)).isEmpty();
+    }
+
     /** distribution#3045: the collector deleted the layers of a push whose manifest was still to come. */
     @Test
     void pushInProgressKeepsItsBlobsWhileTheCollectorRuns() throws Exception {

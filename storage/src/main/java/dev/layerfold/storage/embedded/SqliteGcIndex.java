@@ -90,6 +90,7 @@ final class SqliteGcIndex implements GcIndex {
                     insert.executeUpdate();
                 }
             }
+            forgetHolder(c, "gc_releases", repository, manifest);
             return Set.of();
         });
     }
@@ -98,30 +99,104 @@ final class SqliteGcIndex implements GcIndex {
     public void unreference(RepositoryName repository, Digest manifest) throws IOException {
         long now = clock.millis();
         db.write(c -> {
-            List<Digest> targets = new ArrayList<>();
-            try (PreparedStatement query = c.prepareStatement(
-                    "SELECT target FROM gc_references WHERE repository = ? AND manifest = ?")) {
-                query.setString(1, repository.value());
-                query.setString(2, manifest.toString());
-                try (ResultSet rows = query.executeQuery()) {
-                    while (rows.next()) {
-                        targets.add(Digest.parse(rows.getString(1)));
-                    }
+            unreference(c, repository, manifest, now);
+            return null;
+        });
+    }
+
+    private static void unreference(Connection c, RepositoryName repository, Digest manifest, long now) throws SQLException {
+        List<Digest> targets = new ArrayList<>();
+        try (PreparedStatement query = c.prepareStatement(
+                "SELECT target FROM gc_references WHERE repository = ? AND manifest = ?")) {
+            query.setString(1, repository.value());
+            query.setString(2, manifest.toString());
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    targets.add(Digest.parse(rows.getString(1)));
                 }
             }
-            for (String table : List.of("gc_references", "gc_holders")) {
-                try (PreparedStatement delete = c.prepareStatement(
-                        "DELETE FROM " + table + " WHERE repository = ? AND manifest = ?")) {
-                    delete.setString(1, repository.value());
-                    delete.setString(2, manifest.toString());
-                    delete.executeUpdate();
-                }
-            }
-            for (Digest target : targets) {
-                becameCandidate(c, target, now);
+        }
+        for (String table : List.of("gc_references", "gc_holders", "gc_releases")) {
+            forgetHolder(c, table, repository, manifest);
+        }
+        for (Digest target : targets) {
+            becameCandidate(c, target, now);
+        }
+    }
+
+    private static void forgetHolder(Connection c, String table, RepositoryName repository, Digest manifest) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement("DELETE FROM " + table + " WHERE repository = ? AND manifest = ?")) {
+            delete.setString(1, repository.value());
+            delete.setString(2, manifest.toString());
+            delete.executeUpdate();
+        }
+    }
+
+    @Override
+    public void releasing(RepositoryName repository, Digest manifest) throws IOException {
+        long now = clock.millis();
+        db.write(c -> {
+            try (PreparedStatement upsert = c.prepareStatement(
+                    "INSERT OR REPLACE INTO gc_releases (repository, manifest, at_millis) VALUES (?, ?, ?)")) {
+                upsert.setString(1, repository.value());
+                upsert.setString(2, manifest.toString());
+                upsert.setLong(3, now);
+                upsert.executeUpdate();
             }
             return null;
         });
+    }
+
+    @Override
+    public List<Release> unfinishedReleases(Duration age, int limit) throws IOException {
+        long before = clock.millis() - age.toMillis();
+        return db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement(
+                    "SELECT repository, manifest, at_millis FROM gc_releases WHERE at_millis <= ? ORDER BY at_millis LIMIT ?")) {
+                query.setLong(1, before);
+                query.setInt(2, limit);
+                List<Release> releases = new ArrayList<>();
+                try (ResultSet rows = query.executeQuery()) {
+                    while (rows.next()) {
+                        releases.add(new Release(RepositoryName.of(rows.getString(1)), Digest.parse(rows.getString(2)), rows.getLong(3)));
+                    }
+                }
+                return releases;
+            }
+        });
+    }
+
+    @Override
+    public void finishRelease(Release release) throws IOException {
+        long now = clock.millis();
+        db.write(c -> {
+            if (stillRecorded(c, release)) {
+                unreference(c, release.repository(), release.manifest(), now);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void dropRelease(Release release) throws IOException {
+        db.write(c -> {
+            if (stillRecorded(c, release)) {
+                forgetHolder(c, "gc_releases", release.repository(), release.manifest());
+            }
+            return null;
+        });
+    }
+
+    private static boolean stillRecorded(Connection c, Release release) throws SQLException {
+        try (PreparedStatement query = c.prepareStatement(
+                "SELECT 1 FROM gc_releases WHERE repository = ? AND manifest = ? AND at_millis = ?")) {
+            query.setString(1, release.repository().value());
+            query.setString(2, release.manifest().toString());
+            query.setLong(3, release.atMillis());
+            try (ResultSet row = query.executeQuery()) {
+                return row.next();
+            }
+        }
     }
 
     @Override

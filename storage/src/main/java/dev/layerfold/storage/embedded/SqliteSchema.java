@@ -141,6 +141,12 @@ final class SqliteSchema {
               since_millis INTEGER NOT NULL,
               PRIMARY KEY (repository, manifest)
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS gc_releases (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              at_millis INTEGER NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS gc_candidates (
               digest TEXT PRIMARY KEY,
               since_millis INTEGER NOT NULL

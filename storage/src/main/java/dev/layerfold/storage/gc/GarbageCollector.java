@@ -126,6 +126,7 @@ public final class GarbageCollector {
         boolean stopped = false;
         BooleanSupplier mayGoOn = () -> lease.isEmpty() || lease.get().isHeld();
         try {
+            finishInterruptedDeletes();
             OrphanSweep.Result swept = new OrphanSweep(blobs, index, settings, clock).run(mayGoOn, pacer);
             tally.orphansNominated = swept.nominated();
             stopped = swept.stoppedEarly();
@@ -169,6 +170,21 @@ public final class GarbageCollector {
         return new CollectionReport(started, clock.instant(), false, tally.judged, tally.removed, tally.bytes,
                 tally.released, tally.forgotten, tally.packBytes, tally.orphansNominated, tally.packsRewritten, tally.packBytesReclaimed,
                 tally.retiredPacksDeleted, stopped);
+    }
+
+    /**
+     * A manifest delete killed between its unlink and its unreference left references that nothing
+     * else would ever remove, keeping every blob they name: one page of those older than the grace per
+     * run (a delete in progress is milliseconds old). A manifest still linked was never unlinked.
+     */
+    private void finishInterruptedDeletes() throws IOException {
+        for (GcIndex.Release release : index.unfinishedReleases(settings.grace(), settings.pageSize())) {
+            if (metadata.manifest(release.repository(), release.manifest()).isPresent()) {
+                index.dropRelease(release);
+            } else {
+                index.finishRelease(release);
+            }
+        }
     }
 
     /**

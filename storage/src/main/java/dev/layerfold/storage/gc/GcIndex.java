@@ -53,8 +53,31 @@ public interface GcIndex {
      */
     Set<Digest> reference(RepositoryName repository, Digest manifest, Collection<Digest> targets) throws IOException;
 
-    /** Removes every reference {@code manifest} holds in {@code repository}; its targets become candidates from now. */
+    /**
+     * Removes every reference {@code manifest} holds in {@code repository}; its targets become candidates
+     * from now. Finishes the {@linkplain #releasing release} recorded for it.
+     */
     void unreference(RepositoryName repository, Digest manifest) throws IOException;
+
+    /**
+     * Records, before {@code manifest} is unlinked from {@code repository}, that its references are to go.
+     * A delete killed between its unlink and its {@link #unreference} would otherwise leave them for good,
+     * and with them every blob they name; the collector finishes such a release. A {@link #reference}
+     * by the same manifest in the same repository (pushed again) cancels it.
+     */
+    void releasing(RepositoryName repository, Digest manifest) throws IOException;
+
+    /** Releases recorded at least {@code age} ago that neither an unreference nor a reference ended, up to {@code limit}. */
+    List<Release> unfinishedReleases(Duration age, int limit) throws IOException;
+
+    /**
+     * The collector found the release's manifest no longer linked: unreferences it as {@link #unreference}
+     * does, unless the release was ended or recorded anew since it was read (then changes nothing).
+     */
+    void finishRelease(Release release) throws IOException;
+
+    /** The collector found the release's manifest still linked (its delete never unlinked it): forgets the release as it was read. */
+    void dropRelease(Release release) throws IOException;
 
     /**
      * When {@code manifest} first recorded references in {@code repository} (when it was pushed there),
@@ -115,6 +138,10 @@ public interface GcIndex {
      * touch can have been lost). False if the generation changed meanwhile (the rebuild must run again).
      */
     boolean markComplete(String generation, boolean sinceEver) throws IOException;
+
+    /** A manifest's references recorded as going at {@code atMillis} (the store's clock). */
+    record Release(RepositoryName repository, Digest manifest, long atMillis) {
+    }
 
     /** A digest the collector may delete, marked at {@code atMillis}; {@code linkedIn} names its links to remove. */
     record Condemnation(Digest digest, long atMillis, Set<RepositoryName> linkedIn) {

@@ -23,6 +23,7 @@ import java.util.Set;
  *   <li>{@code refs:<target>}: set of the {@code <repository>@<manifest>} pairs referencing it;</li>
  *   <li>{@code held:<repository>@<manifest>}: set of what that pair references, for {@link #unreference};</li>
  *   <li>{@code holders}: hash of each such pair to when it first referenced anything;</li>
+ *   <li>{@code releases}: hash of each such pair being deleted to when that was recorded ({@link #releasing});</li>
  *   <li>{@code candidates}: sorted set of digests by when they became candidates;</li>
  *   <li>{@code links:<digest>}: set of repositories a touch linked it into;</li>
  *   <li>{@code condemned}: hash of digest to when it was condemned;</li>
@@ -54,7 +55,7 @@ final class RedisGcIndex implements GcIndex {
             end
             return 1""");
 
-    /** KEYS: condemned, held, holders, refs of each target. ARGV: lifetime, holder, the targets. */
+    /** KEYS: condemned, held, holders, refs of each target, releases. ARGV: lifetime, holder, the targets. */
     private static final RedisScript REFERENCE = new RedisScript(NOW + """
             local condemned = {}
             for i = 3, #ARGV do
@@ -71,17 +72,49 @@ final class RedisGcIndex implements GcIndex {
               redis.call('sadd', KEYS[2], ARGV[i])
               redis.call('sadd', KEYS[i + 1], ARGV[2])
             end
+            redis.call('hdel', KEYS[#KEYS], ARGV[2])
             return condemned""");
 
-    /** KEYS: candidates, held, holders, refs of each target. ARGV: holder, the targets. */
+    /**
+     * KEYS: candidates, held, holders, refs of each target, releases. ARGV: holder, the release time it
+     * must still be recorded with ('' for any), the targets.
+     */
     private static final RedisScript UNREFERENCE = new RedisScript(NOW + """
-            for i = 2, #ARGV do
-              redis.call('srem', KEYS[i + 2], ARGV[1])
+            if ARGV[2] ~= '' and redis.call('hget', KEYS[#KEYS], ARGV[1]) ~= ARGV[2] then
+              return 0
+            end
+            for i = 3, #ARGV do
+              redis.call('srem', KEYS[i + 1], ARGV[1])
               redis.call('srem', KEYS[2], ARGV[i])
               redis.call('zadd', KEYS[1], 'GT', now, ARGV[i])
             end
             if redis.call('scard', KEYS[2]) == 0 then
               redis.call('hdel', KEYS[3], ARGV[1])
+            end
+            redis.call('hdel', KEYS[#KEYS], ARGV[1])
+            return 1""");
+
+    /** KEYS: releases. ARGV: holder. */
+    private static final RedisScript RELEASING = new RedisScript(NOW + """
+            redis.call('hset', KEYS[1], ARGV[1], now)
+            return 1""");
+
+    /** KEYS: releases. ARGV: age, limit. Answers holder and time of each. */
+    private static final RedisScript UNFINISHED_RELEASES = new RedisScript(NOW + """
+            local found = {}
+            local all = redis.call('hgetall', KEYS[1])
+            for i = 1, #all, 2 do
+              if #found < 2 * tonumber(ARGV[2]) and tonumber(all[i + 1]) <= now - tonumber(ARGV[1]) then
+                found[#found + 1] = all[i]
+                found[#found + 1] = all[i + 1]
+              end
+            end
+            return found""");
+
+    /** KEYS: releases. ARGV: holder, the release time it must still be recorded with. */
+    private static final RedisScript DROP_RELEASE = new RedisScript("""
+            if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then
+              redis.call('hdel', KEYS[1], ARGV[1])
             end
             return 1""");
 
@@ -189,6 +222,7 @@ final class RedisGcIndex implements GcIndex {
             scriptKeys.add(refs(target));
             args.add(target.toString());
         }
+        scriptKeys.add(releases());
         List<Object> condemned = call("reference the blobs of " + manifest, () -> REFERENCE.run(redis,
                 ScriptOutputType.MULTI, scriptKeys.toArray(String[]::new), args.toArray(String[]::new)));
         Set<Digest> refused = new LinkedHashSet<>();
@@ -198,19 +232,52 @@ final class RedisGcIndex implements GcIndex {
 
     @Override
     public void unreference(RepositoryName repository, Digest manifest) throws IOException {
+        unreference(repository, manifest, "");
+    }
+
+    private void unreference(RepositoryName repository, Digest manifest, String releasedAt) throws IOException {
         String held = held(repository, manifest);
         Set<String> targets = call("read the references of " + manifest, () -> redis.smembers(held));
-        if (targets.isEmpty()) {
-            return;
-        }
         List<String> scriptKeys = new ArrayList<>(List.of(candidates(), held, holders()));
-        List<String> args = new ArrayList<>(List.of(holder(repository, manifest)));
+        List<String> args = new ArrayList<>(List.of(holder(repository, manifest), releasedAt));
         for (String target : targets) {
             scriptKeys.add(refs(Digest.parse(target)));
             args.add(target);
         }
+        scriptKeys.add(releases());
         call("drop the references of " + manifest, () -> UNREFERENCE.run(redis, ScriptOutputType.INTEGER,
                 scriptKeys.toArray(String[]::new), args.toArray(String[]::new)));
+    }
+
+    @Override
+    public void releasing(RepositoryName repository, Digest manifest) throws IOException {
+        call("record the release of " + manifest, () -> RELEASING.returnsTrue(redis, new String[] {releases()},
+                holder(repository, manifest)));
+    }
+
+    @Override
+    public List<Release> unfinishedReleases(Duration age, int limit) throws IOException {
+        List<Object> found = call("read unfinished releases", () -> UNFINISHED_RELEASES.run(redis, ScriptOutputType.MULTI,
+                new String[] {releases()}, Long.toString(age.toMillis()), Integer.toString(limit)));
+        List<Release> releases = new ArrayList<>();
+        for (int i = 0; i + 1 < found.size(); i += 2) {
+            String holder = (String) found.get(i);
+            int at = holder.indexOf('@');
+            releases.add(new Release(RepositoryName.of(holder.substring(0, at)), Digest.parse(holder.substring(at + 1)),
+                    Long.parseLong((String) found.get(i + 1))));
+        }
+        return releases;
+    }
+
+    @Override
+    public void finishRelease(Release release) throws IOException {
+        unreference(release.repository(), release.manifest(), Long.toString(release.atMillis()));
+    }
+
+    @Override
+    public void dropRelease(Release release) throws IOException {
+        call("drop the release of " + release.manifest(), () -> DROP_RELEASE.returnsTrue(redis, new String[] {releases()},
+                holder(release.repository(), release.manifest()), Long.toString(release.atMillis())));
     }
 
     @Override
@@ -317,6 +384,11 @@ final class RedisGcIndex implements GcIndex {
 
     private static String holder(RepositoryName repository, Digest manifest) {
         return repository.value() + "@" + manifest;
+    }
+
+    /** Hash of each {@code <repository>@<manifest>} whose references are going to when that was recorded. */
+    private String releases() {
+        return prefix + "releases";
     }
 
     private String holders() {

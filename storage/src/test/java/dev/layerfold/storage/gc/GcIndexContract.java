@@ -141,6 +141,57 @@ public abstract class GcIndexContract {
     }
 
     @Test
+    void aReleaseKilledBeforeItsUnreferenceIsFoundOnceOldAndFinishedByTheCollector() throws Exception {
+        GcIndex index = newIndex();
+        index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST));
+        index.releasing(APP, MANIFEST);
+
+        assertThat(sameIndex().unfinishedReleases(HOUR, 10)).isEmpty();
+        GcIndex.Release release = sameIndex().unfinishedReleases(NONE, 10).getFirst();
+        assertThat(release.repository()).isEqualTo(APP);
+        assertThat(release.manifest()).isEqualTo(MANIFEST);
+
+        sameIndex().finishRelease(release);
+
+        assertThat(index.references(LAYER)).isZero();
+        assertThat(index.candidates(NONE, 10)).containsExactlyInAnyOrder(LAYER, MANIFEST);
+        assertThat(index.unfinishedReleases(NONE, 10)).isEmpty();
+    }
+
+    @Test
+    void anUnreferenceEndsItsReleaseAndAReferenceCancelsOneSoAStaleFinishChangesNothing() throws Exception {
+        GcIndex index = newIndex();
+        index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST));
+        index.releasing(APP, MANIFEST);
+        index.unreference(APP, MANIFEST);
+        assertThat(sameIndex().unfinishedReleases(NONE, 10)).isEmpty();
+
+        index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST));
+        index.releasing(APP, MANIFEST);
+        GcIndex.Release read = sameIndex().unfinishedReleases(NONE, 10).getFirst();
+        assertThat(index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST))).as("pushed again").isEmpty();
+        sameIndex().finishRelease(read);
+
+        assertThat(index.references(LAYER)).isEqualTo(1);
+        assertThat(index.unfinishedReleases(NONE, 10)).isEmpty();
+    }
+
+    @Test
+    void aReleaseWhoseManifestIsStillLinkedIsDroppedAsItWasRead() throws Exception {
+        GcIndex index = newIndex();
+        index.reference(APP, MANIFEST, List.of(LAYER, MANIFEST));
+        index.releasing(APP, MANIFEST);
+        GcIndex.Release read = sameIndex().unfinishedReleases(NONE, 10).getFirst();
+
+        sameIndex().dropRelease(new GcIndex.Release(APP, MANIFEST, read.atMillis() - 1));
+        assertThat(index.unfinishedReleases(NONE, 10)).as("recorded anew since: kept").hasSize(1);
+        sameIndex().dropRelease(read);
+
+        assertThat(index.unfinishedReleases(NONE, 10)).isEmpty();
+        assertThat(index.references(LAYER)).isEqualTo(1);
+    }
+
+    @Test
     void onlyCandidatesAreCondemned() throws Exception {
         GcIndex index = newIndex();
 
