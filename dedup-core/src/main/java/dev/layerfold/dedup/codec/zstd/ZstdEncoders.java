@@ -39,7 +39,11 @@ public final class ZstdEncoders {
 
     private final String bundledVersion;
 
-    ZstdEncoders(String bundledVersion) {
+    /**
+     * Encoders for a zstd-jni bundling libzstd {@code bundledVersion}: another than
+     * {@link #PROVEN_VERSION} offers no candidates (how a benchmark splits without identification).
+     */
+    public ZstdEncoders(String bundledVersion) {
         this.bundledVersion = bundledVersion;
     }
 
