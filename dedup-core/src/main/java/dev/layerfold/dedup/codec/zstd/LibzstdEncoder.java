@@ -21,19 +21,30 @@ final class LibzstdEncoder implements ZstdEncoder {
     private static final int PIECE = 128 * 1024;
 
     private final OutputStream sink;
-    private final ZstdCompressCtx context = new ZstdCompressCtx();
+    private final ZstdCompressCtx context;
+    private final boolean ownsContext;
+    private final ByteBuffer nothing = ByteBuffer.allocateDirect(0);
+
+    /** Input being filled; the last piece stays here until more comes or the end, so that it can go with ZSTD_e_end. */
     private final ByteBuffer input = ByteBuffer.allocateDirect(PIECE);
     private final ByteBuffer output = ByteBuffer.allocateDirect(PIECE + 4096);
     private final byte[] copy = new byte[PIECE + 4096];
     private final boolean endsAfterInput;
-    /** The last input, not yet given to the library: it goes with ZSTD_e_end if no more comes. */
-    private final byte[] held = new byte[PIECE];
-    private int heldLength;
     private boolean closed;
 
-    /** @param contentSize pledged to the library if not negative (the frame then records it) */
-    LibzstdEncoder(LibzstdSettings settings, long contentSize, OutputStream sink) {
+    /**
+     * @param contentSize pledged to the library if not negative (the frame then records it)
+     * @param shared      a context to reset and use (its tables and window are then allocated once for
+     *                    several candidates, which halves what a high level costs to reject), left open;
+     *                    null for one of its own, closed with this encoder
+     */
+    LibzstdEncoder(LibzstdSettings settings, long contentSize, OutputStream sink, ZstdCompressCtx shared) {
         this.sink = sink;
+        this.ownsContext = shared == null;
+        this.context = ownsContext ? new ZstdCompressCtx() : shared;
+        if (!ownsContext) {
+            context.reset();
+        }
         this.endsAfterInput = settings.endsAfterInput();
         try {
             context.setLevel(settings.level());
@@ -52,43 +63,38 @@ final class LibzstdEncoder implements ZstdEncoder {
     @Override
     public void write(byte[] data, int offset, int length) throws IOException {
         while (length > 0) {
-            if (heldLength == PIECE) {
-                give(held, 0, heldLength);
-                heldLength = 0;
+            if (!input.hasRemaining()) {
+                give();
             }
-            int n = Math.min(length, PIECE - heldLength);
-            System.arraycopy(data, offset, held, heldLength, n);
-            heldLength += n;
+            int n = Math.min(length, input.remaining());
+            input.put(data, offset, n);
             offset += n;
             length -= n;
         }
         if (endsAfterInput) {
-            give(held, 0, heldLength);
-            heldLength = 0;
+            give();
         }
     }
 
-    private void give(byte[] data, int offset, int length) throws IOException {
-        input.clear();
-        input.put(data, offset, length).flip();
+    /** Gives the library what the input buffer holds (being filled until now) with ZSTD_e_continue. */
+    private void give() throws IOException {
+        input.flip();
         while (input.hasRemaining()) {
-            compress(EndDirective.CONTINUE);
+            compress(input, EndDirective.CONTINUE);
         }
+        input.clear();
     }
 
     @Override
     public void drain() throws IOException {
-        input.clear().flip();
-        compress(EndDirective.CONTINUE);
+        compress(nothing, EndDirective.CONTINUE);
     }
 
     @Override
     public void finish() throws IOException {
-        input.clear();
-        input.put(held, 0, heldLength).flip();
-        heldLength = 0;
+        input.flip();
         try {
-            while (!compress(EndDirective.END)) {
+            while (!compress(input, EndDirective.END)) {
                 // each call moves at most one output buffer's worth
             }
         } finally {
@@ -96,10 +102,10 @@ final class LibzstdEncoder implements ZstdEncoder {
         }
     }
 
-    private boolean compress(EndDirective directive) throws IOException {
+    private boolean compress(ByteBuffer from, EndDirective directive) throws IOException {
         boolean done;
         try {
-            done = context.compressDirectByteBufferStream(output, input, directive);
+            done = context.compressDirectByteBufferStream(output, from, directive);
         } catch (ZstdException e) {
             throw new IOException("libzstd failed: " + e.getMessage(), e);
         }
@@ -115,7 +121,9 @@ final class LibzstdEncoder implements ZstdEncoder {
     public void close() {
         if (!closed) {
             closed = true;
-            context.close();
+            if (ownsContext) {
+                context.close();
+            }
         }
     }
 }

@@ -65,15 +65,16 @@ public final class ZstdEncoders {
     /** Makes the encoder a recipe names, for a frame of {@code contentSize} bytes. */
     public ZstdEncoder create(EncoderSpec spec, long contentSize, OutputStream sink) {
         LibzstdSettings settings = LibzstdSettings.of(spec);
-        return create(settings, settings.pledgedSize() ? contentSize : -1, sink);
+        return create(settings, settings.pledgedSize() ? contentSize : -1, sink, null);
     }
 
-    ZstdEncoder create(LibzstdSettings settings, long pledgedSize, OutputStream sink) {
+    /** @param shared a context the encoder resets and uses, left open; null for one of its own */
+    ZstdEncoder create(LibzstdSettings settings, long pledgedSize, OutputStream sink, ZstdCompressCtx shared) {
         if (!available()) {
             throw new IllegalArgumentException("encoder " + settings.spec() + " needs libzstd " + PROVEN_VERSION + ", but zstd-jni bundles "
                     + bundledVersion);
         }
-        return new LibzstdEncoder(settings, pledgedSize, sink);
+        return new LibzstdEncoder(settings, pledgedSize, sink, shared);
     }
 
     /** Single-threaded candidates whose frame header would be this one, most likely first (multi-threaded ones follow from them). */

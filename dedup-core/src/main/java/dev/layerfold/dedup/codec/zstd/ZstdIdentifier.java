@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.zstd;
 
+import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -78,6 +79,8 @@ public final class ZstdIdentifier {
         private boolean wholeStream;
         private List<Integer> multiThreadLevels = List.of();
         private final List<Long> singleThreadMatched = new ArrayList<>();
+        /** One context for every candidate of the frame, made at the first. */
+        private ZstdCompressCtx context;
 
         private Session(ZstdFrameHeader header, List<LibzstdSettings> candidates) {
             this.header = header;
@@ -170,6 +173,10 @@ public final class ZstdIdentifier {
             done = true;
             original.release();
             content.release();
+            if (context != null) {
+                context.close();
+                context = null;
+            }
         }
 
         /**
@@ -181,7 +188,10 @@ public final class ZstdIdentifier {
             tried++;
             compared = Math.max(compared, content.size);
             Comparison comparison = new Comparison(original);
-            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), comparison)) {
+            if (context == null) {
+                context = new ZstdCompressCtx();
+            }
+            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), comparison, context)) {
                 for (int at = 0; at < content.size && !comparison.differs; at += SINGLE_THREAD_PREFIX / 8) {
                     encoder.write(content.bytes, at, Math.min(SINGLE_THREAD_PREFIX / 8, content.size - at));
                 }
