@@ -12,51 +12,18 @@ import java.util.List;
  * Takes the rebuilt tar stream and writes the zstd frames it is cut into: each compressed frame by
  * its encoder from its share of the tar bytes, each skippable frame verbatim where it stood.
  */
-final class ZstdFramer extends OutputStream {
+final class ZstdFramer extends ContainerFramer {
 
     private final List<ZstdFrame> frames;
     private final ZstdEncoders encoders;
     private final OutputStream out;
-    private int frame = -1;
-    private long remaining;
     private ZstdEncoder encoder;
 
     ZstdFramer(List<ZstdFrame> frames, ZstdEncoders encoders, OutputStream out) {
+        super("zstd frames");
         this.frames = frames;
         this.encoders = encoders;
         this.out = out;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] data, int offset, int length) throws IOException {
-        while (length > 0) {
-            while (remaining == 0) {
-                closeFrame();
-                if (!openNextFrame()) {
-                    throw new LayerRebuildException("the tar skeleton holds more bytes than the zstd frames");
-                }
-            }
-            int n = (int) Math.min(length, remaining);
-            encoder.write(data, offset, n);
-            remaining -= n;
-            offset += n;
-            length -= n;
-        }
-    }
-
-    /** Ends the open frame and writes the frames left, which must hold no content. */
-    void finish() throws IOException {
-        do {
-            if (remaining > 0) {
-                throw new LayerRebuildException("the tar skeleton ends " + remaining + " bytes short of zstd frame " + frame + "'s content");
-            }
-            closeFrame();
-        } while (openNextFrame());
     }
 
     /** Frees the frame encoder under way, after a failure. */
@@ -66,26 +33,33 @@ final class ZstdFramer extends OutputStream {
         }
     }
 
-    private void closeFrame() throws IOException {
+    @Override
+    long open(int index) throws IOException {
+        if (index >= frames.size()) {
+            return -1;
+        }
+        return switch (frames.get(index)) {
+            case ZstdFrame.Skippable skippable -> {
+                out.write(skippable.frame());
+                yield 0;
+            }
+            case ZstdFrame.Compressed compressed -> {
+                encoder = encoders.create(compressed.encoder(), compressed.contentSize(), out);
+                yield compressed.contentSize();
+            }
+        };
+    }
+
+    @Override
+    void encode(byte[] data, int offset, int length) throws IOException {
+        encoder.write(data, offset, length);
+    }
+
+    @Override
+    void close(int index) throws IOException {
         if (encoder != null) {
             encoder.finish();
             encoder = null;
         }
-    }
-
-    /** Opens the next frame (writing skippable ones on the way); false if there is none. */
-    private boolean openNextFrame() throws IOException {
-        while (frame + 1 < frames.size()) {
-            frame++;
-            switch (frames.get(frame)) {
-                case ZstdFrame.Skippable skippable -> out.write(skippable.frame());
-                case ZstdFrame.Compressed compressed -> {
-                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), out);
-                    remaining = compressed.contentSize();
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }
