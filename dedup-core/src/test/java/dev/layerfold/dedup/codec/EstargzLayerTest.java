@@ -1,16 +1,13 @@
 package dev.layerfold.dedup.codec;
 
-import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -30,17 +27,7 @@ class EstargzLayerTest {
 
     @BeforeContainer
     static void build() throws Exception {
-        Path binary = Path.of("target", "go-reference", "estargzgen").toAbsolutePath();
-        Files.createDirectories(binary.getParent());
-        try {
-            Tools.run(Path.of("src", "test", "estargzgen").toAbsolutePath(), "go", "build", "-o", binary.toString(), ".");
-        } catch (IOException e) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw e;
-            }
-            Assumptions.abort("ESTARGZ ORACLE UNAVAILABLE, eStargz NOT VERIFIED: " + e.getMessage());
-        }
-        estargzgen = binary;
+        estargzgen = Tools.goOracle("estargzgen", "eStargz");
     }
 
     @Property(tries = 8)

@@ -14,7 +14,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -92,7 +91,8 @@ class ZstdLayerTest {
         byte[] layer = ZstdOracle.libzstd(work, tar, level, 0, pledged, checksum);
 
         SplitResult split = assertRebuilt(layer);
-        assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder().level()).as("level").isEqualTo(level));
+        // Neighbouring levels may write the same bytes for a small tar: the rebuild above proves the one taken.
+        assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder().family()).isEqualTo("libzstd1.5.7"));
     }
 
     @Test
@@ -173,13 +173,7 @@ class ZstdLayerTest {
     }
 
     private static SplitResult assertNotCovered(byte[] layer) throws Exception {
-        MemoryFileStore store = new MemoryFileStore();
-        SplitResult split = new LayerSplitter(StandardEncoders.identifier()).split(TestCodec.stream(layer), store);
-        assertThat(split.recipe().reproducible()).isFalse();
-        assertThat(split.recipe().skeleton().fileCount()).isPositive();
-        assertThatThrownBy(() -> new LayerRebuilder(StandardEncoders.factory()).rebuild(split.recipe(), store, OutputStream.nullOutputStream()))
-                .isInstanceOf(LayerRebuildException.class);
-        return split;
+        return TestCodec.assertSplitButNotRebuildable(layer);
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -1,7 +1,5 @@
 package dev.layerfold.dedup.codec;
 
-import org.junit.jupiter.api.Assumptions;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,17 +75,7 @@ final class ZstdOracle {
 
     private static synchronized Path zstdgen() throws Exception {
         if (zstdgen == null) {
-            Path binary = Path.of("target", "go-reference", "zstdgen").toAbsolutePath();
-            Files.createDirectories(binary.getParent());
-            try {
-                Tools.run(Path.of("src", "test", "zstdgen").toAbsolutePath(), "go", "build", "-o", binary.toString(), ".");
-            } catch (IOException e) {
-                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                    throw e;
-                }
-                Assumptions.abort("ZSTD ORACLE UNAVAILABLE, zstd NOT VERIFIED: " + e.getMessage());
-            }
-            zstdgen = binary;
+            zstdgen = Tools.goOracle("zstdgen", "zstd");
         }
         return zstdgen;
     }
