@@ -34,7 +34,8 @@ import java.util.List;
 public final class ZstdIdentifier {
 
     static final int SINGLE_THREAD_PREFIX = 1 << 20;
-    static final int MULTI_THREAD_PREFIX = 32 << 20;
+    /** libzstd's largest job below --ultra (levels 17-19: 4x their 8 MiB window), and a block more: its first job then runs. */
+    static final int MULTI_THREAD_PREFIX = (32 << 20) + (1 << 20);
 
     private final ZstdEncoders encoders;
     private EncoderSpec previous;
