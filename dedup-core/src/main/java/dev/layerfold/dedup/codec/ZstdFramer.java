@@ -44,7 +44,11 @@ final class ZstdFramer extends ContainerFramer {
                 yield 0;
             }
             case ZstdFrame.Compressed compressed -> {
-                encoder = encoders.create(compressed.encoder(), compressed.contentSize(), out);
+                try {
+                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), out);
+                } catch (IllegalArgumentException e) {
+                    throw new LayerRebuildException("zstd frame " + index + " cannot be rebuilt here: " + e.getMessage());
+                }
                 yield compressed.contentSize();
             }
         };

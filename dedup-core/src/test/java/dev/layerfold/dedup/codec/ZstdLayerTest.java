@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -136,6 +137,20 @@ class ZstdLayerTest {
             SplitResult split = assertNotCovered(layer);
             assertThat(split.unmatchedReason()).hasValueSatisfying(reason -> assertThat(reason).contains("libzstd of another release than 1.5.7"));
         }
+    }
+
+    /** Another libzstd release writes other bytes: a build bundling one neither identifies nor rebuilds 1.5.7's frames. */
+    @Test
+    void aZstdJniBundlingAnotherLibzstdOffersNoCandidateAndRefusesToRebuild() throws Exception {
+        byte[] layer = ZstdOracle.libzstd(dir, systemTar, 3, 0, true, true);
+        ZstdEncoders other = new ZstdEncoders("1.5.8");
+
+        SplitResult split = new LayerSplitter(StandardEncoders.identifier(), other).split(TestCodec.stream(layer), new MemoryFileStore());
+        ZstdFrame.Compressed frame = (ZstdFrame.Compressed) split(layer).recipe().frames().getFirst();
+
+        assertThat(split.recipe().reproducible()).isFalse();
+        assertThatThrownBy(() -> other.create(frame.encoder(), frame.contentSize(), new ByteArrayOutputStream()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs libzstd 1.5.7, but zstd-jni bundles 1.5.8");
     }
 
     @Test
