@@ -3,6 +3,7 @@ package dev.layerfold.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import com.github.luben.zstd.ZstdOutputStream;
 import dev.layerfold.predictor.PullLearner;
 import dev.layerfold.registry.blob.PullCounter;
 import dev.layerfold.storage.Digest;
@@ -19,6 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,6 +56,7 @@ import tools.jackson.databind.json.JsonMapper;
 class DeduplicationTest {
 
     private static final String LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+    private static final String ZSTD_LAYER = "application/vnd.oci.image.layer.v1.tar+zstd";
     private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -139,6 +142,29 @@ class DeduplicationTest {
         LayerHeat pulls = layerPulls.heat(Digest.sha256(extended)).orElseThrow();
         assertThat(pulls.pullsAt(pulls.atMillis())).as("the whole GET counts; the range and the HEAD do not")
                 .isCloseTo(1.0, within(0.01));
+    }
+
+    /** A tar+zstd layer libzstd 1.5.7 wrote (zstd-jni's stream, as a Java tool calling the library writes it). */
+    @Test
+    void aZstdLayerSharesItsFilesWithAGzipLayerAndPullsByteForByte() throws Exception {
+        Map<String, byte[]> base = files(new Random(31), "usr/share/", 30, 20_000);
+        byte[] gzip = layer(base, Map.of());
+        byte[] zstd = zstd(tar(base, files(new Random(32), "opt/", 3, 40_000)));
+
+        JsonNode before = settle().get("totals");
+        push("zstd/base", gzip);
+        push("zstd/app", ZSTD_LAYER, zstd);
+        JsonNode after = settle().get("totals");
+
+        assertThat(added(before, after, "layersDeduplicated")).isEqualTo(2);
+        assertThat(added(before, after, "uniqueFiles")).as("the gzip layer's files are not stored again").isEqualTo(33);
+        assertThat(blobStore.size(Digest.sha256(zstd))).as("the intact copy was removed").isEmpty();
+        HttpResponse<byte[]> pulled = get("zstd/app", zstd, null);
+        assertThat(pulled.statusCode()).isEqualTo(200);
+        assertThat(pulled.body()).isEqualTo(zstd);
+        HttpResponse<byte[]> range = get("zstd/app", zstd, "bytes=100-1099");
+        assertThat(range.statusCode()).isEqualTo(206);
+        assertThat(range.body()).isEqualTo(Arrays.copyOfRange(zstd, 100, 1100));
     }
 
     @Test
@@ -304,7 +330,24 @@ class DeduplicationTest {
     /** A gzip'd tar as Java tools (Jib) write it: zlib level 6 through GZIPOutputStream. */
     private static byte[] layer(Map<String, byte[]> first, Map<String, byte[]> second) throws IOException {
         ByteArrayOutputStream blob = new ByteArrayOutputStream();
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(blob))) {
+        try (OutputStream gzip = new GZIPOutputStream(blob)) {
+            gzip.write(tar(first, second));
+        }
+        return blob.toByteArray();
+    }
+
+    /** {@code tar} through zstd-jni's stream at level 3. */
+    private static byte[] zstd(byte[] tar) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (OutputStream zstd = new ZstdOutputStream(blob, 3)) {
+            zstd.write(tar);
+        }
+        return blob.toByteArray();
+    }
+
+    private static byte[] tar(Map<String, byte[]> first, Map<String, byte[]> second) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(blob)) {
             for (Map<String, byte[]> files : List.of(first, second)) {
                 for (Map.Entry<String, byte[]> file : files.entrySet()) {
                     TarArchiveEntry entry = new TarArchiveEntry(file.getKey());
@@ -320,31 +363,44 @@ class DeduplicationTest {
 
     /** Pushes the layers and a manifest of them; returns the manifest's digest. */
     private Digest push(String repository, byte[]... layers) throws Exception {
+        return push(repository, LAYER, layers);
+    }
+
+    /** Pushes the layers and a manifest of them, all of {@code mediaType}; returns the manifest's digest. */
+    private Digest push(String repository, String mediaType, byte[]... layers) throws Exception {
         for (byte[] layer : layers) {
             HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
                     + Digest.sha256(layer))).POST(HttpRequest.BodyPublishers.ofByteArray(layer)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
         }
-        return pushManifest(repository, List.of(layers));
+        return pushManifest(repository, List.of(layers), mediaType);
     }
 
     private Digest pushManifest(String repository, List<byte[]> layers) throws Exception {
+        return pushManifest(repository, layers, LAYER);
+    }
+
+    private Digest pushManifest(String repository, List<byte[]> layers, String mediaType) throws Exception {
         HttpResponse<String> put = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/manifests/latest"))
                 .header("Content-Type", OCI_MANIFEST)
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest(repository, layers))).build(), HttpResponse.BodyHandlers.ofString());
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(manifest(repository, layers, mediaType))).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
         return Digest.parse(put.headers().firstValue("Docker-Content-Digest").orElseThrow());
     }
 
-    /** An image manifest of the layers, with a config it pushes first. */
     private byte[] manifest(String repository, List<byte[]> layers) throws Exception {
+        return manifest(repository, layers, LAYER);
+    }
+
+    /** An image manifest of the layers, all of {@code mediaType}, with a config it pushes first. */
+    private byte[] manifest(String repository, List<byte[]> layers, String mediaType) throws Exception {
         byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"layers\":" + layers.size() + "}").getBytes(StandardCharsets.UTF_8);
         HttpResponse<String> configPut = http.send(HttpRequest.newBuilder(uri("/v2/" + repository + "/blobs/uploads/?digest="
                 + Digest.sha256(config))).POST(HttpRequest.BodyPublishers.ofByteArray(config)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(configPut.statusCode()).isEqualTo(201);
         StringBuilder descriptors = new StringBuilder();
         for (byte[] layer : layers) {
-            descriptors.append(descriptors.isEmpty() ? "" : ",").append("{\"mediaType\":\"").append(LAYER).append("\",\"digest\":\"")
+            descriptors.append(descriptors.isEmpty() ? "" : ",").append("{\"mediaType\":\"").append(mediaType).append("\",\"digest\":\"")
                     .append(Digest.sha256(layer)).append("\",\"size\":").append(layer.length).append("}");
         }
         return ("{\"schemaVersion\":2,\"mediaType\":\"" + OCI_MANIFEST + "\",\"config\":{\"mediaType\":"

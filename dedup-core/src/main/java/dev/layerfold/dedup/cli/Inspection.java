@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * What the tool found about one layer blob. Fields are null where they do not apply (e.g. no
  * encoder for a plain tar, nothing after a split error); {@code encoderNote} says why a gzip member
- * has no encoder.
+ * or zstd frame has no encoder; {@code members} counts gzip members or zstd frames.
  */
 record Inspection(String file, String format, String encoder, String encoderCheck, String encoderNote, Integer members, Integer entries, Integer files,
                   Long fileBytes, Long tarBytes, Long blobBytes, Long recipeBytes, String rebuild, String tarDamage, String error) {

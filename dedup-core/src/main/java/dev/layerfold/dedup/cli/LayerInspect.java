@@ -19,7 +19,7 @@ public final class LayerInspect {
 
     private static final String USAGE = """
             usage: layerfold-codec [--json] [--no-rebuild] LAYER...
-              Splits each layer blob (gzip or plain tar) into files plus a recipe, identifies the
+              Splits each layer blob (gzip, zstd or plain tar) into files plus a recipe, identifies the
               encoder that reproduces it, and rebuilds it to check the recipe is exact.
               --json        one JSON array, an object per file
               --no-rebuild  skip the rebuild (no scratch space needed for file bodies)""";
@@ -88,7 +88,7 @@ public final class LayerInspect {
         if (i.encoder() != null) {
             line.append(", encoder ").append(i.encoder()).append(" (").append(i.encoderNote() != null ? i.encoderNote() : i.encoderCheck()).append(")");
             if (i.members() > 1) {
-                line.append(", ").append(i.members()).append(" gzip members");
+                line.append(", ").append(i.members()).append(i.format().equals("zstd") ? " zstd frames" : " gzip members");
             }
         }
         line.append(", ").append(i.files()).append(" files in ").append(i.entries()).append(" entries, ").append(i.fileBytes())

@@ -8,7 +8,6 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.Identification;
-import dev.layerfold.dedup.codec.identify.UnmatchedMember;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 
@@ -41,9 +40,6 @@ final class LayerInspector {
         } catch (IOException e) {
             return Inspection.failed(name, null, "cannot read: " + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
         }
-        if (format == LayerFormat.ZSTD) {
-            return Inspection.failed(name, "zstd", "zstd layers are detected, not split");
-        }
         Path scratch = null;
         try {
             scratch = rebuild ? Files.createTempDirectory("layerfold-inspect") : null;
@@ -75,12 +71,17 @@ final class LayerInspector {
 
     private static Inspection describe(String name, SplitResult split, String rebuildOutcome) {
         Recipe recipe = split.recipe();
-        boolean gzip = recipe.format() == LayerFormat.GZIP;
-        String encoder = gzip ? split.identifications().stream().map(i -> i.encoder().label()).distinct().collect(Collectors.joining(",")) : null;
-        String check = gzip ? (split.identifications().stream().allMatch(Identification::wholeStream) ? "whole-stream" : "prefix") : null;
-        String note = gzip ? recipe.members().stream().filter(member -> member.encoder().isNone()).findFirst()
-                .map(member -> UnmatchedMember.reason(member.header())).orElse(null) : null;
-        return new Inspection(name, recipe.format().name().toLowerCase(), encoder, check, note, gzip ? recipe.members().size() : null, split.entries(),
+        boolean compressed = recipe.format() != LayerFormat.TAR;
+        String encoder = compressed ? split.identifications().stream().map(i -> i.encoder().label()).distinct().collect(Collectors.joining(","))
+                : null;
+        String check = compressed ? (split.identifications().stream().allMatch(Identification::wholeStream) ? "whole-stream" : "prefix") : null;
+        String note = split.unmatchedReason().orElse(null);
+        Integer members = switch (recipe.format()) {
+            case GZIP -> recipe.members().size();
+            case ZSTD -> recipe.frames().size();
+            case TAR -> null;
+        };
+        return new Inspection(name, recipe.format().name().toLowerCase(), encoder, check, note, members, split.entries(),
                 recipe.skeleton().fileCount(), recipe.skeleton().fileBytes(), recipe.skeleton().tarSize(), recipe.blobSize(),
                 (long) recipe.toBytes().length, rebuildOutcome, split.tarDamage().orElse(null), null);
     }

@@ -13,7 +13,7 @@ import java.util.List;
  * verbatim, its share of the tar bytes through the encoder {@code encoders} opens for it, its
  * trailer verbatim.
  */
-final class GzipFramer extends OutputStream {
+final class GzipFramer extends ContainerFramer {
 
     private final List<GzipMember> members;
     /** Opens the encoder of a member, writing to the blob. */
@@ -23,46 +23,13 @@ final class GzipFramer extends OutputStream {
 
     private final MemberEncoders encoders;
     private final OutputStream out;
-    private int member = -1;
-    private long remaining;
     private DeflateEncoder encoder;
 
     GzipFramer(List<GzipMember> members, MemberEncoders encoders, OutputStream out) {
+        super("gzip members");
         this.members = members;
         this.encoders = encoders;
         this.out = out;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-        write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    @Override
-    public void write(byte[] data, int offset, int length) throws IOException {
-        while (length > 0) {
-            while (remaining == 0) {
-                closeMember();
-                if (!openNextMember()) {
-                    throw new LayerRebuildException("the tar skeleton holds more bytes than the gzip members");
-                }
-            }
-            int n = (int) Math.min(length, remaining);
-            encoder.write(data, offset, n);
-            remaining -= n;
-            offset += n;
-            length -= n;
-        }
-    }
-
-    /** Closes the open member and writes the members left, which must be empty. */
-    void finish() throws IOException {
-        do {
-            if (remaining > 0) {
-                throw new LayerRebuildException("the tar skeleton ends " + remaining + " bytes short of gzip member " + member + "'s size");
-            }
-            closeMember();
-        } while (openNextMember());
     }
 
     /** Gives back what the member under way holds, after a failure. */
@@ -72,24 +39,26 @@ final class GzipFramer extends OutputStream {
         }
     }
 
-    private void closeMember() throws IOException {
-        if (encoder != null) {
-            encoder.finish();
-            out.write(members.get(member).trailer());
-            encoder = null;
+    @Override
+    long open(int index) throws IOException {
+        if (index >= members.size()) {
+            return -1;
         }
+        GzipMember member = members.get(index);
+        out.write(member.header());
+        encoder = encoders.open(member, out);
+        return member.uncompressedSize();
     }
 
-    /** Opens the next member; false if there is none. */
-    private boolean openNextMember() throws IOException {
-        if (member + 1 >= members.size()) {
-            return false;
-        }
-        member++;
-        GzipMember next = members.get(member);
-        out.write(next.header());
-        encoder = encoders.open(next, out);
-        remaining = next.uncompressedSize();
-        return true;
+    @Override
+    void encode(byte[] data, int offset, int length) throws IOException {
+        encoder.write(data, offset, length);
+    }
+
+    @Override
+    void close(int index) throws IOException {
+        encoder.finish();
+        out.write(members.get(index).trailer());
+        encoder = null;
     }
 }

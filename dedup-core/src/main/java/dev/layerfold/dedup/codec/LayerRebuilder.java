@@ -9,6 +9,7 @@ import dev.layerfold.dedup.codec.restart.ParallelMember;
 import dev.layerfold.dedup.codec.restart.ProvingMember;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
+import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import java.util.Optional;
 
 /**
  * Rebuilds a layer blob from its recipe and its file bodies, streaming: the tar skeleton's ops,
- * bodies fetched in recipe order, through the recorded encoders and gzip framing. The sha256 and
+ * bodies fetched in recipe order, through the recorded encoders and gzip or zstd framing. The sha256 and
  * size of the written bytes are checked against the recipe at the end; until
  * {@link #rebuild} returns normally, the output must not be trusted. With a {@link SegmentPool},
  * gzip members with restart points are encoded in segments on several threads, and a rebuild can
@@ -36,6 +37,7 @@ public final class LayerRebuilder {
     private static final byte[] ZEROS = new byte[512];
 
     private final EncoderFactory encoders;
+    private final ZstdEncoders zstd = ZstdEncoders.standard();
     private final SegmentPool segments;
 
     /** A rebuilder that encodes every member on the caller's thread, in one piece. */
@@ -174,7 +176,7 @@ public final class LayerRebuilder {
             return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
         });
         provers.forEach((index, prover) -> proven.set(index, prover.withCandidates()));
-        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton());
+        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), recipe.frames());
     }
 
     private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {
@@ -183,19 +185,27 @@ public final class LayerRebuilder {
                 throw new LayerRebuildException("layer " + recipe.blobSha256() + " cannot be rebuilt: no known encoder reproduces its gzip member " + i);
             }
         }
+        if (!recipe.reproducible()) {
+            throw new LayerRebuildException("layer " + recipe.blobSha256() + " cannot be rebuilt: no known encoder reproduces one of its zstd frames");
+        }
         VerifyingOutput verified = new VerifyingOutput(out);
         OutputStream blob = new BufferedOutputStream(verified, BUFFER);
-        GzipFramer framer = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), memberEncoders, blob) : null;
-        OutputStream tar = framer != null ? framer : blob;
+        GzipFramer gzip = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), memberEncoders, blob) : null;
+        ZstdFramer zstdFrames = recipe.format() == LayerFormat.ZSTD ? new ZstdFramer(recipe.frames(), zstd, blob) : null;
+        OutputStream tar = gzip != null ? gzip : zstdFrames != null ? zstdFrames : blob;
         try {
             writeTar(recipe, files, tar, 0);
-            if (framer != null) {
-                framer.finish();
-                blob.write(recipe.trailingBytes());
+            if (gzip != null) {
+                gzip.finish();
+            } else if (zstdFrames != null) {
+                zstdFrames.finish();
             }
+            blob.write(recipe.trailingBytes());
         } catch (IOException | RuntimeException e) {
-            if (framer != null) {
-                framer.abort();
+            if (gzip != null) {
+                gzip.abort();
+            } else if (zstdFrames != null) {
+                zstdFrames.abort();
             }
             throw e;
         }

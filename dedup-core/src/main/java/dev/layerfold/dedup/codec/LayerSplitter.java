@@ -7,8 +7,11 @@ import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.SkeletonWriter;
 import dev.layerfold.dedup.codec.tar.TarSplitter;
+import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.ZstdIdentifier;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,8 +22,8 @@ import java.util.Optional;
 
 /**
  * Splits a layer blob, in one streaming pass, into file bodies (given to a {@link FileSink}) and a
- * {@link Recipe} that rebuilds the blob byte for byte, identifying each gzip member's encoder on
- * the way. Plain tar and gzip layers are split; zstd layers are detected and refused. Memory use is
+ * {@link Recipe} that rebuilds the blob byte for byte, identifying each gzip member's or zstd frame's
+ * encoder on the way. Plain tar, gzip and zstd layers are split. Memory use is
  * bounded by buffers and the compressed skeleton, whatever the layer's size. Thread-safe: each call
  * uses its own state.
  */
@@ -29,16 +32,23 @@ public final class LayerSplitter {
     private static final int BUFFER = 64 * 1024;
 
     private final EncoderIdentifier identifier;
+    private final ZstdEncoders zstd;
 
+    /** A splitter whose zstd frames are identified among the standard zstd encoders. */
     public LayerSplitter(EncoderIdentifier identifier) {
+        this(identifier, ZstdEncoders.standard());
+    }
+
+    public LayerSplitter(EncoderIdentifier identifier, ZstdEncoders zstd) {
         this.identifier = identifier;
+        this.zstd = zstd;
     }
 
     /**
      * Splits {@code blob}, reading it to its end (the caller closes it) and computing its sha256.
      *
-     * @throws LayerFormatException for a zstd layer or a damaged gzip container (truncated, bad CRC,
-     *                              corrupt deflate data): no recipe is produced, and a body the sink
+     * @throws LayerFormatException for a damaged gzip or zstd container (truncated, bad CRC or checksum,
+     *                              corrupt compressed data): no recipe is produced, and a body the sink
      *                              had open is aborted (bodies completed before stay valid: each is
      *                              whole and named by its sha256)
      */
@@ -60,29 +70,32 @@ public final class LayerSplitter {
     private SplitResult split(InputStream blob, Optional<String> knownSha256, FileSink sink) throws IOException {
         BlobInput in = new BlobInput(blob, BUFFER, knownSha256.isEmpty());
         LayerFormat format = LayerFormat.sniff(in.buffer(), in.require(4));
-        if (format == LayerFormat.ZSTD) {
-            throw new LayerFormatException("zstd layer: detected but not split (the codec reproduces gzip and plain tar layers)");
-        }
         SkeletonWriter skeleton = new SkeletonWriter();
         TarSplitter tar = new TarSplitter(sink, skeleton);
         List<GzipMember> members = new ArrayList<>();
+        List<ZstdFrame> frames = new ArrayList<>();
         List<Identification> identifications = new ArrayList<>();
         byte[] trailing = new byte[0];
         try {
-            if (format == LayerFormat.TAR) {
-                while (in.fill() > 0) {
-                    tar.write(in.buffer(), in.position(), in.available());
-                    in.skip(in.available());
+            switch (format) {
+                case TAR -> {
+                    while (in.fill() > 0) {
+                        tar.write(in.buffer(), in.position(), in.available());
+                        in.skip(in.available());
+                    }
                 }
-            } else {
-                trailing = splitGzip(in, tar, members, identifications);
+                case GZIP -> trailing = splitGzip(in, tar, members, identifications);
+                case ZSTD -> {
+                    new ZstdFrameSplitter(in, tar, new ZstdIdentifier(zstd)).split(frames, identifications);
+                    trailing = readTrailing(in, "zstd frame");
+                }
             }
             tar.finish();
         } catch (IOException | RuntimeException e) {
             tar.abort();
             throw e;
         }
-        Recipe recipe = new Recipe(knownSha256.orElseGet(in::sha256Hex), in.size(), format, members, trailing, skeleton.finish());
+        Recipe recipe = new Recipe(knownSha256.orElseGet(in::sha256Hex), in.size(), format, members, trailing, skeleton.finish(), frames);
         return new SplitResult(recipe, identifications, tar.entries(), tar.damage());
     }
 
@@ -113,19 +126,19 @@ public final class LayerSplitter {
         } finally {
             deflate.close();
         }
-        return readTrailing(in);
+        return readTrailing(in, "gzip member");
     }
 
     private static boolean nextIsGzipMember(BlobInput in) throws IOException {
         return in.require(2) >= 2 && (in.buffer()[in.position()] & 0xff) == 0x1f && (in.buffer()[in.position() + 1] & 0xff) == 0x8b;
     }
 
-    private static byte[] readTrailing(BlobInput in) throws IOException {
+    private static byte[] readTrailing(BlobInput in, String container) throws IOException {
         long start = in.offset();
         ByteArrayOutputStream trailing = new ByteArrayOutputStream();
         while (in.fill() > 0) {
             if (trailing.size() + in.available() > Recipe.MAX_TRAILING_BYTES) {
-                throw new LayerFormatException("more than " + Recipe.MAX_TRAILING_BYTES + " bytes follow the last gzip member (from offset "
+                throw new LayerFormatException("more than " + Recipe.MAX_TRAILING_BYTES + " bytes follow the last " + container + " (from offset "
                         + start + "); such a layer is not split");
             }
             trailing.write(in.buffer(), in.position(), in.available());

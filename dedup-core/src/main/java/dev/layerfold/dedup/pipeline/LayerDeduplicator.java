@@ -48,15 +48,16 @@ public final class LayerDeduplicator {
 
     private static final Logger LOG = LoggerFactory.getLogger(LayerDeduplicator.class);
 
-    /** Layer media types the codec splits: gzip'd and plain tar, OCI and Docker. */
+    /** Layer media types the codec splits: gzip'd, zstd'd and plain tar, OCI and Docker. */
     private static final Set<String> SPLITTABLE = Set.of(
             "application/vnd.oci.image.layer.v1.tar+gzip",
+            "application/vnd.oci.image.layer.v1.tar+zstd",
             "application/vnd.oci.image.layer.v1.tar",
             "application/vnd.docker.image.rootfs.diff.tar.gzip",
+            "application/vnd.docker.image.rootfs.diff.tar.zstd",
             "application/vnd.docker.image.rootfs.diff.tar");
-    private static final Set<String> ZSTD = Set.of(
-            "application/vnd.oci.image.layer.v1.tar+zstd",
-            "application/vnd.docker.image.rootfs.diff.tar.zstd");
+    /** Why a zstd layer no known encoder reproduces stays intact, counted apart from gzip ones. */
+    static final String ZSTD_NOT_REPRODUCIBLE = "zstd not reproducible";
     private static final long BUSY_FILE_POLL_MILLIS = 200;
 
     private final BlobStore blobs;
@@ -94,9 +95,6 @@ public final class LayerDeduplicator {
             }
             return DedupOutcome.alreadyDone();
         }
-        if (ZSTD.contains(task.mediaType())) {
-            return keepIntact(layer, "zstd", "zstd layers are kept intact until the codec reproduces zstd");
-        }
         if (!SPLITTABLE.contains(task.mediaType())) {
             return keepIntact(layer, "not a tar layer", "media type " + task.mediaType() + " is not a tar layer");
         }
@@ -118,12 +116,15 @@ public final class LayerDeduplicator {
             if (task.mediaType().endsWith("gzip") && recipe.format() != LayerFormat.GZIP) {
                 return keepIntact(layer, "damaged", "its media type says gzip, but it is not gzip");
             }
+            if (task.mediaType().endsWith("zstd") && recipe.format() != LayerFormat.ZSTD) {
+                return keepIntact(layer, "damaged", "its media type says zstd, but it is not zstd");
+            }
             if (split.tarDamage().isPresent()) {
                 return keepIntact(layer, "damaged", "a broken tar archive: " + split.tarDamage().get());
             }
             if (!recipe.reproducible()) {
-                return keepIntact(layer, "not reproducible", "no known encoder reproduces it: "
-                        + split.identifications().stream().map(Object::toString).toList());
+                return keepIntact(layer, recipe.format() == LayerFormat.ZSTD ? ZSTD_NOT_REPRODUCIBLE : "not reproducible",
+                        split.unmatchedReason().orElse("no known encoder reproduces it") + "; " + split.identifications());
             }
             sink.finish();
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());

@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.store;
 
+import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
+
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -12,8 +14,8 @@ import java.io.InputStream;
  */
 final class ZstdFrames {
 
-    private static final int MAGIC = 0xFD2FB528;
-    private static final int MAX_FRAME_HEADER = 18;
+    private static final int MAGIC = ZstdFrameHeader.MAGIC;
+    private static final int MAX_FRAME_HEADER = ZstdFrameHeader.MAX_LENGTH;
 
     /** One frame: where it starts in the pack, and its bytes if it is no longer than the limit given. */
     record Frame(long offset, long length, byte[] bytesIfSmall) {
@@ -45,23 +47,16 @@ final class ZstdFrames {
             throw new IOException("not a zstd frame at offset " + offset + " of the pack (magic " + Integer.toHexString(found) + ")");
         }
         int descriptor = copy.bytes(1)[0] & 0xff;
-        int contentSizeFlag = descriptor >>> 6;
-        boolean singleSegment = (descriptor & 0x20) != 0;
         boolean checksum = (descriptor & 0x04) != 0;
-        int dictionaryBytes = new int[] {0, 1, 2, 4}[descriptor & 0x03];
-        int contentSizeBytes = new int[] {singleSegment ? 1 : 0, 2, 4, 8}[contentSizeFlag];
-        copy.bytes((singleSegment ? 0 : 1) + dictionaryBytes + contentSizeBytes);
+        copy.bytes(ZstdFrameHeader.fieldsLength(descriptor));
         boolean last = false;
         while (!last) {
-            byte[] header = copy.bytes(3);
-            int block = (header[0] & 0xff) | (header[1] & 0xff) << 8 | (header[2] & 0xff) << 16;
-            last = (block & 1) != 0;
-            int type = (block >>> 1) & 0x03;
-            int size = block >>> 3;
-            if (type == 3) {
+            ZstdFrameHeader.Block block = ZstdFrameHeader.Block.decode(copy.bytes(ZstdFrameHeader.BLOCK_HEADER), 0);
+            last = block.last();
+            if (block.type() == ZstdFrameHeader.Block.RESERVED) {
                 throw new IOException("reserved zstd block type at offset " + position + " of the pack");
             }
-            copy.bytes(type == 1 ? 1 : size);
+            copy.bytes(block.contentLength());
         }
         if (checksum) {
             copy.bytes(4);

@@ -59,7 +59,7 @@ class LayerInspectTest {
         assertThat((Integer) JsonPath.read(json, "$[0].blobBytes")).isEqualTo((int) Files.size(layer));
         assertThat((String) JsonPath.read(json, "$[0].rebuild")).isEqualTo("matched");
         assertThat((String) JsonPath.read(json, "$[1].format")).isEqualTo("zstd");
-        assertThat((String) JsonPath.read(json, "$[1].error")).contains("not split");
+        assertThat((String) JsonPath.read(json, "$[1].error")).contains("ends inside a zstd frame header");
     }
 
     @Test
@@ -72,6 +72,32 @@ class LayerInspectTest {
 
         assertThat(status).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("encoder none (deflate stream matches no known encoder; likely producer: ", "rebuild impossible");
+    }
+
+    @Test
+    void aZstdLayerIsSplitAndRebuiltAndOneNoEncoderReproducesSaysWhy() throws Exception {
+        Path covered = zstd("covered.zst", false);
+        Path odd = zstd("odd.zst", true);
+
+        int status = run(covered.toString(), odd.toString());
+
+        assertThat(status).isZero();
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines.get(0)).contains("zstd, encoder libzstd1.5.7-3/0/0/0/0 (whole-stream)", "2 files in", "rebuild matched");
+        assertThat(lines.get(1)).contains("zstd, encoder none (zstd stream matches no known encoder", "likely producer: libzstd of another release",
+                "rebuild impossible");
+    }
+
+    /** The tar through zstd-jni's stream at level 3; {@code oddWindow}: with a window no level has by default. */
+    private Path zstd(String name, boolean oddWindow) throws Exception {
+        Path file = dir.resolve(name);
+        try (com.github.luben.zstd.ZstdOutputStream zstd = new com.github.luben.zstd.ZstdOutputStream(Files.newOutputStream(file), 3)) {
+            if (oddWindow) {
+                zstd.setWindowLog(24);
+            }
+            Files.copy(dir.resolve("layer.tar"), zstd);
+        }
+        return file;
     }
 
     @Test

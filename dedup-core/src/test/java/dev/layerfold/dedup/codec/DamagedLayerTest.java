@@ -67,7 +67,7 @@ class DamagedLayerTest {
     }
 
     @Test
-    void zstdLayerIsDetectedAndNotSplit() {
+    void truncatedZstdLayerIsRefused() {
         byte[] zstd = {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0, 0, 0, 0};
 
         assertThatThrownBy(() -> TestCodec.splitter().split(TestCodec.stream(zstd), store))

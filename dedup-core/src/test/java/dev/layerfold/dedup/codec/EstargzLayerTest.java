@@ -1,19 +1,13 @@
 package dev.layerfold.dedup.codec;
 
-import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import net.jqwik.api.constraints.IntRange;
-import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
-import org.junit.jupiter.api.Assumptions;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -33,17 +27,7 @@ class EstargzLayerTest {
 
     @BeforeContainer
     static void build() throws Exception {
-        Path binary = Path.of("target", "go-reference", "estargzgen").toAbsolutePath();
-        Files.createDirectories(binary.getParent());
-        try {
-            Tools.run(Path.of("src", "test", "estargzgen").toAbsolutePath(), "go", "build", "-o", binary.toString(), ".");
-        } catch (IOException e) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw e;
-            }
-            Assumptions.abort("ESTARGZ ORACLE UNAVAILABLE, eStargz NOT VERIFIED: " + e.getMessage());
-        }
-        estargzgen = binary;
+        estargzgen = Tools.goOracle("estargzgen", "eStargz");
     }
 
     @Property(tries = 8)
@@ -51,7 +35,7 @@ class EstargzLayerTest {
             throws Exception {
         Path dir = Files.createTempDirectory("estargz-");
         try {
-            Files.write(dir.resolve("layer.tar"), randomTar(new Random(seed)));
+            Files.write(dir.resolve("layer.tar"), RandomTars.of(new Random(seed)));
             Tools.run(dir, estargzgen.toString(), "-level", Integer.toString(level), "-chunk", "65536", "-o", "layer.estargz", "layer.tar");
             byte[] blob = Files.readAllBytes(dir.resolve("layer.estargz"));
 
@@ -75,51 +59,5 @@ class EstargzLayerTest {
     @net.jqwik.api.Provide
     net.jqwik.api.Arbitrary<Long> seeds() {
         return net.jqwik.api.Arbitraries.longs();
-    }
-
-    /** Up to 40 entries: text, random and empty files (some over the 64 KiB chunks), directories, symlinks. */
-    private static byte[] randomTar(Random random) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
-            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-            int entries = 3 + random.nextInt(38);
-            for (int i = 0; i < entries; i++) {
-                int kind = random.nextInt(10);
-                if (kind == 0) {
-                    tar.putArchiveEntry(new TarArchiveEntry("dir" + i + "/"));
-                } else if (kind == 1) {
-                    TarArchiveEntry link = new TarArchiveEntry("link" + i, TarArchiveEntry.LF_SYMLINK);
-                    link.setLinkName("file" + (i - 1));
-                    tar.putArchiveEntry(link);
-                } else {
-                    byte[] content = content(random, kind);
-                    TarArchiveEntry file = new TarArchiveEntry("dir/file" + i);
-                    file.setSize(content.length);
-                    tar.putArchiveEntry(file);
-                    tar.write(content);
-                }
-                tar.closeArchiveEntry();
-            }
-        }
-        return out.toByteArray();
-    }
-
-    private static byte[] content(Random random, int kind) {
-        int size = switch (kind) {
-            case 2 -> 0;
-            case 3 -> 65_536 + random.nextInt(200_000);
-            default -> random.nextInt(30_000);
-        };
-        if (kind == 4) {
-            byte[] noise = new byte[size];
-            random.nextBytes(noise);
-            return noise;
-        }
-        StringBuilder text = new StringBuilder(size + 16);
-        String[] words = {"layer", "stargz", "toc", "chunk", "gzip", "member", "file", "the", "of"};
-        while (text.length() < size) {
-            text.append(words[random.nextInt(words.length)]).append(random.nextInt(500)).append(random.nextInt(9) == 0 ? '\n' : ' ');
-        }
-        return text.substring(0, size).getBytes(StandardCharsets.US_ASCII);
     }
 }

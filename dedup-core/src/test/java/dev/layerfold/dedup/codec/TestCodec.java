@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 
@@ -16,6 +17,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
 import java.util.zip.CRC32;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The codec wired with the test-only JDK encoder, and helpers to make gzip layers with it. */
 final class TestCodec {
@@ -93,6 +97,17 @@ final class TestCodec {
     }
 
     record RoundTrip(SplitResult split, MemoryFileStore store, byte[] rebuilt) {
+    }
+
+    /** Splits {@code blob} with the production codec and checks that it is split but cannot be rebuilt: no encoder reproduces it. */
+    static SplitResult assertSplitButNotRebuildable(byte[] blob) throws IOException {
+        MemoryFileStore store = new MemoryFileStore();
+        SplitResult split = new LayerSplitter(StandardEncoders.identifier()).split(stream(blob), store);
+        assertThat(split.recipe().reproducible()).isFalse();
+        assertThat(split.recipe().skeleton().fileCount()).isPositive();
+        assertThatThrownBy(() -> new LayerRebuilder(StandardEncoders.factory()).rebuild(split.recipe(), store, OutputStream.nullOutputStream()))
+                .isInstanceOf(LayerRebuildException.class);
+        return split;
     }
 
     static InputStream stream(byte[] bytes) {

@@ -3,6 +3,7 @@ package dev.layerfold.dedup.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.github.luben.zstd.ZstdOutputStream;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
@@ -53,6 +54,7 @@ class LayerDeduplicatorTest {
 
     private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
     private static final String PLAIN_LAYER = "application/vnd.oci.image.layer.v1.tar";
+    private static final String ZSTD_LAYER = "application/vnd.oci.image.layer.v1.tar+zstd";
 
     @TempDir
     Path dir;
@@ -140,6 +142,34 @@ class LayerDeduplicatorTest {
         assertThat(rebuilt(plain)).isEqualTo(plain);
     }
 
+    /** zstd-jni's ZstdOutputStream: a Java program calling libzstd 1.5.7, as the CLI and other such programs do. */
+    @Test
+    void aZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTarAndRebuildsByteForByte() throws Exception {
+        Map<String, byte[]> base = files(new Random(8), "usr/", 12);
+        byte[] gzip = push(gzipLayer(base));
+        Map<String, byte[]> more = new LinkedHashMap<>(base);
+        more.putAll(files(new Random(9), "app/", 2));
+        byte[] zstd = push(zstdLayer(tar(more), 3, false));
+
+        assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())
+                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(index.totals().uniqueFiles()).as("the zstd layer's 12 shared files are not stored again").isEqualTo(14);
+        assertThat(blobs.size(Digest.sha256(zstd))).as("thinned").isEmpty();
+        assertThat(rebuilt(zstd)).isEqualTo(zstd);
+    }
+
+    @Test
+    void aZstdLayerNoKnownEncoderReproducesStaysIntactAndSaysWhy() throws Exception {
+        byte[] odd = push(zstdLayer(tar(files(new Random(10), "x/", 3)), 3, true));
+
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(odd), ZSTD_LAYER, odd.length), "w"))
+                .isEqualTo(DedupOutcome.intact("zstd not reproducible"));
+        assertThat(index.layer(Digest.sha256(odd))).contains(new LayerState.Intact("zstd not reproducible"));
+        assertThat(blobs.size(Digest.sha256(odd))).isPresent();
+    }
+
     @Test
     void workersDeduplicatingLayersThatShareFilesAtOnceStoreEachFileOnce() throws Exception {
         Map<String, byte[]> shared = files(new Random(3), "lib/", 30);
@@ -207,13 +237,13 @@ class LayerDeduplicatorTest {
     }
 
     @Test
-    void layersThatAreNotTarLayersStayIntactAndSayWhy() throws Exception {
+    void layersThatAreNotTarLayersOrNotWhatTheirMediaTypeSaysStayIntactAndSayWhy() throws Exception {
         byte[] chart = push("a helm chart".getBytes());
         assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(chart),
                 "application/vnd.cncf.helm.chart.content.v1.tar+gzip", chart.length), "w")).isEqualTo(DedupOutcome.intact("not a tar layer"));
         byte[] zstd = push(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0});
-        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd),
-                "application/vnd.oci.image.layer.v1.tar+zstd", zstd.length), "w")).isEqualTo(DedupOutcome.intact("zstd"));
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w"))
+                .isEqualTo(DedupOutcome.intact("damaged"));
     }
 
     @Test
@@ -453,6 +483,18 @@ class LayerDeduplicatorTest {
     }
 
     /** A valid gzip member made of stored blocks of {@code blockSize} bytes: no encoder we know writes that. */
+    /** {@code tar} through zstd-jni's stream at {@code level}; {@code oddWindow}: a window no level has by default (a setting not tried). */
+    private static byte[] zstdLayer(byte[] tar, int level, boolean oddWindow) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (ZstdOutputStream zstd = new ZstdOutputStream(out, level)) {
+            if (oddWindow) {
+                zstd.setWindowLog(24);
+            }
+            zstd.write(tar);
+        }
+        return out.toByteArray();
+    }
+
     private static byte[] storedBlocksGzip(byte[] data, int blockSize) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff});

@@ -16,50 +16,68 @@ import java.util.List;
 
 /**
  * How to rebuild one layer blob byte for byte: the blob's sha256 and size, its container framing
- * (gzip members with their headers, encoders and trailers, and any bytes after the last member),
- * and the tar skeleton. The binary form is documented in {@code docs/recipe-format.md}.
+ * (gzip members with their headers, encoders and trailers, or zstd frames, and any bytes after the
+ * last member or frame), and the tar skeleton. The binary form is documented in
+ * {@code docs/recipe-format.md}.
  *
  * @param blobSha256     the original blob's sha256, 64 lowercase hex digits
- * @param format         {@link LayerFormat#TAR} (no container) or {@link LayerFormat#GZIP}
- * @param members        the gzip members in order; empty for a plain tar
- * @param trailingBytes  bytes after the last gzip member, verbatim
+ * @param format         {@link LayerFormat#TAR} (no container), {@link LayerFormat#GZIP} or {@link LayerFormat#ZSTD}
+ * @param members        the gzip members in order; empty unless gzip
+ * @param trailingBytes  bytes after the last gzip member or zstd frame, verbatim
+ * @param frames         the zstd frames in order; empty unless zstd
  */
 public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<GzipMember> members, byte[] trailingBytes,
-                     Skeleton skeleton) {
+                     Skeleton skeleton, List<ZstdFrame> frames) {
 
     static final byte[] MAGIC = {'L', 'F', 'R', 'C'};
-    /** Version 2 added restart points; version 1 recipes read as members without any. */
-    public static final int VERSION = 2;
+    /**
+     * Version 2 added restart points; version 1 recipes read as members without any. Version 3 added
+     * zstd layers, and only they are written as version 3, so that processes of the previous release
+     * still read every gzip and tar recipe while both run.
+     */
+    public static final int VERSION = 3;
+    private static final int GZIP_VERSION = 2;
     private static final int FIRST_VERSION = 1;
     private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
     public static final int MAX_TRAILING_BYTES = 1 << 20;
     private static final int MAX_HEADER = 1 << 20;
     private static final int MAX_MEMBERS = 1 << 20;
+    /** The largest skippable frame a recipe keeps (zstd:chunked's table of contents is one); a layer with a larger one is not split. */
+    public static final int MAX_SKIPPABLE_FRAME = 16 << 20;
+    /** 3 bytes per block of at most 128 KiB: a layer of 1 TiB of tar. */
+    private static final int MAX_BLOCK_HEADERS = 24 << 20;
     private static final HexFormat HEX = HexFormat.of();
+
+    /** A plain tar or gzip layer's recipe. */
+    public Recipe(String blobSha256, long blobSize, LayerFormat format, List<GzipMember> members, byte[] trailingBytes, Skeleton skeleton) {
+        this(blobSha256, blobSize, format, members, trailingBytes, skeleton, List.of());
+    }
 
     public Recipe {
         HEX.parseHex(blobSha256);
         if (blobSha256.length() != 64) {
             throw new IllegalArgumentException("blob sha256 must be 64 hex digits");
         }
-        if (format == LayerFormat.ZSTD) {
-            throw new IllegalArgumentException("zstd layers have no recipe");
-        }
         if (format == LayerFormat.TAR && (!members.isEmpty() || trailingBytes.length > 0)) {
             throw new IllegalArgumentException("a plain tar layer has no gzip members nor trailing bytes");
         }
-        long framed = members.stream().mapToLong(GzipMember::uncompressedSize).sum();
-        if (format == LayerFormat.GZIP && framed != skeleton.tarSize()) {
-            throw new IllegalArgumentException("gzip members hold " + framed + " bytes but the tar skeleton describes " + skeleton.tarSize());
+        if (format != LayerFormat.GZIP && !members.isEmpty() || format != LayerFormat.ZSTD && !frames.isEmpty()) {
+            throw new IllegalArgumentException("a " + format + " layer has no " + (members.isEmpty() ? "zstd frames" : "gzip members"));
+        }
+        long framed = members.stream().mapToLong(GzipMember::uncompressedSize).sum() + frames.stream().mapToLong(ZstdFrame::contentSize).sum();
+        if (format != LayerFormat.TAR && framed != skeleton.tarSize()) {
+            throw new IllegalArgumentException(format + " container holds " + framed + " bytes but the tar skeleton describes " + skeleton.tarSize());
         }
         members = List.copyOf(members);
+        frames = List.copyOf(frames);
         trailingBytes = trailingBytes.clone();
     }
 
-    /** True if every gzip member has an encoder that reproduces it (always true for a plain tar). */
+    /** True if every gzip member and zstd frame has an encoder that reproduces it (always true for a plain tar). */
     public boolean reproducible() {
-        return members.stream().noneMatch(m -> m.encoder().isNone());
+        return members.stream().noneMatch(m -> m.encoder().isNone())
+                && frames.stream().noneMatch(f -> f instanceof ZstdFrame.Compressed c && c.encoder().isNone());
     }
 
     @Override
@@ -69,10 +87,10 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
 
     public void write(OutputStream out) throws IOException {
         out.write(MAGIC);
-        out.write(VERSION);
+        out.write(format == LayerFormat.ZSTD ? VERSION : GZIP_VERSION);
         out.write(HEX.parseHex(blobSha256));
         Varints.write(out, blobSize);
-        out.write(format == LayerFormat.TAR ? 0 : 1);
+        out.write(format.ordinal());
         Varints.write(out, skeleton.tarSize());
         Varints.write(out, skeleton.fileCount());
         Varints.write(out, skeleton.fileBytes());
@@ -85,6 +103,10 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                 out.write(member.trailer());
                 writeRestartPoints(out, member.restartPoints());
             }
+            writeBytes(out, trailingBytes);
+        }
+        if (format == LayerFormat.ZSTD) {
+            writeFrames(out);
             writeBytes(out, trailingBytes);
         }
         writeBytes(out, skeleton.compressedOps());
@@ -118,10 +140,10 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
             in.readFully(sha);
             long blobSize = Varints.read(in);
             int formatCode = in.readUnsignedByte();
-            if (formatCode > 1) {
+            if (formatCode > (version >= 3 ? 2 : 1)) {
                 throw new IOException("recipe names an unknown container format " + formatCode);
             }
-            LayerFormat format = formatCode == 0 ? LayerFormat.TAR : LayerFormat.GZIP;
+            LayerFormat format = LayerFormat.values()[formatCode];
             long tarSize = Varints.read(in);
             int fileCount = Varints.readInt(in, Integer.MAX_VALUE, "file count");
             long fileBytes = Varints.read(in);
@@ -140,13 +162,56 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                 }
                 trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
             }
+            List<ZstdFrame> frames = List.of();
+            if (format == LayerFormat.ZSTD) {
+                frames = readFrames(in);
+                trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
+            }
             byte[] ops = readBytes(in, Skeleton.MAX_COMPRESSED_OPS, "skeleton length");
-            return new Recipe(HEX.formatHex(sha), blobSize, format, members, trailing, new Skeleton(ops, tarSize, fileCount, fileBytes));
+            return new Recipe(HEX.formatHex(sha), blobSize, format, members, trailing, new Skeleton(ops, tarSize, fileCount, fileBytes), frames);
         } catch (EOFException e) {
             throw new IOException("recipe is truncated", e);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IOException("recipe is inconsistent: " + e.getMessage(), e);
         }
+    }
+
+    private static final int COMPRESSED_FRAME = 0;
+    private static final int SKIPPABLE_FRAME = 1;
+
+    private void writeFrames(OutputStream out) throws IOException {
+        Varints.write(out, frames.size());
+        for (ZstdFrame frame : frames) {
+            switch (frame) {
+                case ZstdFrame.Compressed c -> {
+                    out.write(COMPRESSED_FRAME);
+                    writeBytes(out, c.header());
+                    writeEncoder(out, c.encoder());
+                    Varints.write(out, c.contentSize());
+                    writeBytes(out, c.blockHeaders());
+                    writeBytes(out, c.checksum());
+                }
+                case ZstdFrame.Skippable s -> {
+                    out.write(SKIPPABLE_FRAME);
+                    writeBytes(out, s.frame());
+                }
+            }
+        }
+    }
+
+    private static List<ZstdFrame> readFrames(DataInputStream in) throws IOException {
+        int count = Varints.readInt(in, MAX_MEMBERS, "zstd frame count");
+        List<ZstdFrame> frames = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int kind = in.readUnsignedByte();
+            frames.add(switch (kind) {
+                case COMPRESSED_FRAME -> new ZstdFrame.Compressed(readBytes(in, MAX_HEADER, "zstd frame header length"), readEncoder(in),
+                        Varints.read(in), readBytes(in, MAX_BLOCK_HEADERS, "zstd block headers length"), readBytes(in, 4, "zstd checksum length"));
+                case SKIPPABLE_FRAME -> new ZstdFrame.Skippable(readBytes(in, MAX_SKIPPABLE_FRAME, "skippable frame length"));
+                default -> throw new IOException("recipe names an unknown zstd frame kind " + kind);
+            });
+        }
+        return frames;
     }
 
     private static void writeEncoder(OutputStream out, EncoderSpec spec) throws IOException {
@@ -223,7 +288,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     @Override
     public boolean equals(Object other) {
         return other instanceof Recipe r && blobSha256.equals(r.blobSha256) && blobSize == r.blobSize && format == r.format
-                && members.equals(r.members) && Arrays.equals(trailingBytes, r.trailingBytes) && skeleton.equals(r.skeleton);
+                && members.equals(r.members) && Arrays.equals(trailingBytes, r.trailingBytes) && skeleton.equals(r.skeleton)
+                && frames.equals(r.frames);
     }
 
     @Override
@@ -233,6 +299,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
 
     @Override
     public String toString() {
-        return "Recipe[" + format + " " + blobSha256 + ", " + blobSize + " bytes, " + members.size() + " members, " + skeleton + "]";
+        return "Recipe[" + format + " " + blobSha256 + ", " + blobSize + " bytes, " + members.size() + " members, " + frames.size() + " frames, "
+                + skeleton + "]";
     }
 }

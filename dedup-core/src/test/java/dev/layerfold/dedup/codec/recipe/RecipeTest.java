@@ -74,9 +74,14 @@ class RecipeTest {
     @Example
     void readingAFutureVersionSaysSo() {
         byte[] bytes = minimalRecipe().toBytes();
-        bytes[4] = 3;
+        bytes[4] = 4;
         assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(bytes)))
-                .isInstanceOf(IOException.class).hasMessageContaining("version 3 is not supported");
+                .isInstanceOf(IOException.class).hasMessageContaining("version 4 is not supported");
+    }
+
+    @Example
+    void gzipRecipesAreStillWrittenAsVersion2SoThatThePreviousReleaseReadsThem() {
+        assertThat(minimalRecipe().toBytes()[4]).isEqualTo((byte) 2);
     }
 
     @Example

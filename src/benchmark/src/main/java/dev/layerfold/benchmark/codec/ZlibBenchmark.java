@@ -114,7 +114,7 @@ public final class ZlibBenchmark implements Benchmark {
     }
 
     /** A tool compressing the input file to /dev/null: MB per its user plus system CPU second. */
-    private static double[] measureTool(String command, Path input, long length, int rounds) throws IOException, InterruptedException {
+    static double[] measureTool(String command, Path input, long length, int rounds) throws IOException, InterruptedException {
         double[] mbPerSecond = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             Process bash = new ProcessBuilder("bash", "-c", command + " < \"$1\" > /dev/null && times",
@@ -153,7 +153,7 @@ public final class ZlibBenchmark implements Benchmark {
     }
 
     /** A tar of /usr/share as the system's tar writes it, cut to 64 MiB: real layer content. */
-    private static byte[] tarOfSystemFiles() throws IOException {
+    static byte[] tarOfSystemFiles() throws IOException {
         Process tar = new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", "/", "usr/share")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (InputStream in = tar.getInputStream()) {

@@ -40,8 +40,11 @@ enum Producer {
     GNU_GZIP(MediaTypes.LAYER_TAR_GZIP, Optional.empty()),
     /** GNU gzip {@code --rsyncable}: its block resets are not reproduced, so such layers stay intact. */
     GNU_GZIP_RSYNCABLE(MediaTypes.LAYER_TAR_GZIP, Optional.of("not reproducible")),
-    /** GNU tar and zstd: zstd layers stay intact until the codec reproduces zstd. */
-    ZSTD(MediaTypes.LAYER_TAR_ZSTD, Optional.of("zstd")),
+    /**
+     * GNU tar and the zstd CLI: deduplicated where the CLI is libzstd 1.5.7's (the release the codec
+     * reproduces); any other release (Debian 12 has 1.5.4) writes other bytes, and its layers stay intact.
+     */
+    ZSTD(MediaTypes.LAYER_TAR_ZSTD, Optional.of("zstd not reproducible")),
     /** An uncompressed tar, as some build tools push it. */
     TAR(MediaTypes.LAYER_TAR, Optional.empty());
 
@@ -60,7 +63,23 @@ enum Producer {
 
     /** Why the pipeline keeps this producer's layers intact; empty if it deduplicates them. */
     Optional<String> intactReason() {
-        return intactReason;
+        return this == ZSTD && zstdCliIsReproduced() ? Optional.empty() : intactReason;
+    }
+
+    private static Boolean zstdCliReproduced;
+
+    private static synchronized boolean zstdCliIsReproduced() {
+        if (zstdCliReproduced == null) {
+            try {
+                zstdCliReproduced = run(List.of("zstd", "--version")).stdoutText().contains("v1.5.7,");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("the zstd CLI does not run", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted asking the zstd CLI's version", e);
+            }
+        }
+        return zstdCliReproduced;
     }
 
     /** Writes {@code tree} as a layer blob into {@code layout}, in {@code work} (a scratch directory). */

@@ -1,0 +1,90 @@
+package dev.layerfold.dedup.codec.recipe;
+
+import java.util.Arrays;
+
+/**
+ * One frame of a zstd layer as found, in blob order: a compressed frame with the encoder that
+ * reproduces it, or a skippable frame (zstd:chunked's table of contents, for one) kept verbatim.
+ */
+public sealed interface ZstdFrame {
+
+    /** How many bytes of the tar stream the frame holds. */
+    long contentSize();
+
+    /**
+     * A zstd frame (RFC 8878, section 3.1.1). The encoder writes the whole frame; header, block
+     * headers and checksum are recorded verbatim besides, so that the layout the producer chose is
+     * known without the original (to describe the layer, and for encoders ported later).
+     *
+     * @param header       the frame header verbatim, magic number included
+     * @param blockHeaders every block's 3-byte header, in order
+     * @param checksum     the 4-byte content checksum, or none if the header says there is none
+     */
+    record Compressed(byte[] header, EncoderSpec encoder, long contentSize, byte[] blockHeaders, byte[] checksum) implements ZstdFrame {
+
+        public Compressed {
+            if (header.length < 6 || contentSize < 0 || blockHeaders.length == 0 || blockHeaders.length % 3 != 0
+                    || (checksum.length != 0 && checksum.length != 4)) {
+                throw new IllegalArgumentException("not a zstd frame's layout: header " + header.length + " bytes, block headers "
+                        + blockHeaders.length + " bytes, checksum " + checksum.length + " bytes");
+            }
+            header = header.clone();
+            blockHeaders = blockHeaders.clone();
+            checksum = checksum.clone();
+        }
+
+        @Override
+        public byte[] header() {
+            return header.clone();
+        }
+
+        @Override
+        public byte[] blockHeaders() {
+            return blockHeaders.clone();
+        }
+
+        @Override
+        public byte[] checksum() {
+            return checksum.clone();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Compressed c && Arrays.equals(header, c.header) && encoder.equals(c.encoder) && contentSize == c.contentSize
+                    && Arrays.equals(blockHeaders, c.blockHeaders) && Arrays.equals(checksum, c.checksum);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(header) * 31 + encoder.hashCode();
+        }
+    }
+
+    /** A skippable frame (magic 0x184D2A5?), verbatim: it holds no tar bytes. */
+    record Skippable(byte[] frame) implements ZstdFrame {
+
+        public Skippable {
+            frame = frame.clone();
+        }
+
+        @Override
+        public byte[] frame() {
+            return frame.clone();
+        }
+
+        @Override
+        public long contentSize() {
+            return 0;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Skippable s && Arrays.equals(frame, s.frame);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(frame);
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package dev.layerfold.dedup.codec.zstd;
+
+import com.github.luben.zstd.ZstdCompressCtx;
+import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
+import dev.layerfold.dedup.codec.identify.Identification;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Finds the encoder settings that reproduce a zstd frame, in the pass that splits it.
+ *
+ * <p>The frame header already narrows them: whether the content size was pledged and the checksum
+ * flag are read off it, and of the levels only those whose window
+ * gives this header are tried ({@link ZstdEncoders#writesHeader}). The frame's content is kept from its start, and once
+ * {@link #SINGLE_THREAD_PREFIX} of it (or the whole frame) is there, each single-threaded candidate
+ * in turn compresses it and is compared with the original, dropped at its first differing block
+ * (a wrong level costs one block of compression). A candidate that reproduced all it wrote, at least
+ * the first block, is taken: the rebuild proves the rest. The zstd CLI compresses in a worker thread
+ * by default, whose output equals the single-threaded one's for the first blocks and then differs; if
+ * a level reproduced the first block single-threaded and then failed, it is tried multi-threaded on
+ * up to {@link #MULTI_THREAD_PREFIX} of content (its first job: nothing comes out before it) and
+ * taken if it reproduced more than the single-threaded one did.
+ *
+ * <p>Frames of one layer come from one producer: the previous frame's encoder is tried first, and
+ * once a frame matched nothing the layer cannot be rebuilt, so later frames are not tried at all.
+ * Not thread-safe.
+ */
+public final class ZstdIdentifier {
+
+    static final int SINGLE_THREAD_PREFIX = 1 << 20;
+    /** libzstd's largest job below --ultra (levels 17-19: 4x their 8 MiB window), and a block more: its first job then runs. */
+    static final int MULTI_THREAD_PREFIX = (32 << 20) + (1 << 20);
+
+    private final ZstdEncoders encoders;
+    private EncoderSpec previous;
+    private boolean failed;
+
+    public ZstdIdentifier(ZstdEncoders encoders) {
+        this.encoders = encoders;
+    }
+
+    /** Starts identifying the next frame of the layer; feed it the frame, then {@link Session#finish}. */
+    public Session start(ZstdFrameHeader header) {
+        List<LibzstdSettings> candidates = new ArrayList<>();
+        if (!failed) {
+            List<LibzstdSettings> all = encoders.candidates(header);
+            all.stream().filter(s -> sameButEnding(s, previous)).forEach(candidates::add);
+            all.stream().filter(s -> !sameButEnding(s, previous)).forEach(candidates::add);
+        }
+        return new Session(header, candidates);
+    }
+
+    private static boolean sameButEnding(LibzstdSettings settings, EncoderSpec spec) {
+        return spec != null && settings.spec().equals(LibzstdSettings.of(spec).endingAfterInput(false).spec());
+    }
+
+    /** Why a layer whose first unreproduced frame has this header stays as it is, for a person to read. */
+    public static String reason(ZstdFrameHeader header) {
+        return UnmatchedFrame.reason(header);
+    }
+
+    /** One frame being identified. */
+    public final class Session {
+
+        private final ZstdFrameHeader header;
+        private final List<LibzstdSettings> candidates;
+        private final Bytes original = new Bytes();
+        private final Bytes content = new Bytes();
+        private int tried;
+        private long compared;
+        private boolean done;
+        private LibzstdSettings found;
+        private boolean emptyLastBlock;
+        private boolean wholeStream;
+        private List<Integer> multiThreadLevels = List.of();
+        private final List<Long> singleThreadMatched = new ArrayList<>();
+        /** One context for every candidate of the frame, made at the first. */
+        private ZstdCompressCtx context;
+
+        private Session(ZstdFrameHeader header, List<LibzstdSettings> candidates) {
+            this.header = header;
+            this.candidates = candidates;
+            this.done = candidates.isEmpty();
+        }
+
+        /** The original frame's bytes as read, from its magic number on. */
+        public void compressed(byte[] data, int offset, int length) {
+            if (!done) {
+                original.write(data, offset, length);
+            }
+        }
+
+        /** The frame's decompressed content as decoded. */
+        public void content(byte[] data, int offset, int length) {
+            if (done) {
+                return;
+            }
+            content.write(data, offset, length);
+            if (content.size == header.contentSize()) {
+                // A pledged size reached ends the frame in libzstd even without ZSTD_e_end: its checksum is compared at finish()
+                return;
+            }
+            if (multiThreadLevels.isEmpty() && content.size >= SINGLE_THREAD_PREFIX) {
+                trySingleThreaded(false);
+            } else if (!multiThreadLevels.isEmpty() && content.size >= MULTI_THREAD_PREFIX) {
+                tryMultiThreaded(false);
+            }
+        }
+
+        /**
+         * The frame ended: the outcome.
+         *
+         * @param emptyLastBlock whether its last block is an empty one, which libzstd writes when told to
+         *                       end after it had compressed all its input ({@link LibzstdSettings#endsAfterInput})
+         */
+        public Identification finish(boolean emptyLastBlock) {
+            this.emptyLastBlock = emptyLastBlock;
+            if (!done && multiThreadLevels.isEmpty()) {
+                trySingleThreaded(true);
+            }
+            if (!done && !multiThreadLevels.isEmpty()) {
+                tryMultiThreaded(true);
+            }
+            EncoderSpec spec = found == null ? EncoderSpec.NONE : found.endingAfterInput(emptyLastBlock).spec();
+            if (spec.isNone()) {
+                failed = true;
+            } else {
+                previous = spec;
+            }
+            return new Identification(spec, wholeStream, compared, tried);
+        }
+
+        private void trySingleThreaded(boolean whole) {
+            List<Integer> promising = new ArrayList<>();
+            for (LibzstdSettings candidate : candidates) {
+                if (candidate.workers() != 0) {
+                    continue;
+                }
+                long matched = run(candidate, whole);
+                if (matched == Long.MAX_VALUE) {
+                    return;
+                }
+                if (matched >= firstBlockEnd()) {
+                    promising.add(candidate.level());
+                    singleThreadMatched.add(matched);
+                }
+            }
+            multiThreadLevels = promising;
+            if (promising.isEmpty()) {
+                stop();
+            }
+        }
+
+        private void tryMultiThreaded(boolean whole) {
+            for (int i = 0; i < multiThreadLevels.size(); i++) {
+                int level = multiThreadLevels.get(i);
+                LibzstdSettings candidate = new LibzstdSettings(level, 1, header.contentSize() >= 0, header.checksum(), false);
+                long matched = run(candidate, whole);
+                if (matched == Long.MAX_VALUE) {
+                    return;
+                }
+            }
+            stop();
+        }
+
+        /** Identification of this frame is over (found or not): its bytes are no longer kept. */
+        private void stop() {
+            done = true;
+            original.release();
+            content.release();
+            if (context != null) {
+                context.close();
+                context = null;
+            }
+        }
+
+        /**
+         * Runs one candidate over the content kept. Returns Long.MAX_VALUE if it is taken, else how
+         * many of the original's bytes it reproduced before it differed or the content ran out.
+         */
+        private long run(LibzstdSettings settings, boolean whole) {
+            LibzstdSettings candidate = settings.endingAfterInput(whole && emptyLastBlock);
+            tried++;
+            compared = Math.max(compared, content.size);
+            Comparison comparison = new Comparison(original);
+            if (context == null) {
+                context = new ZstdCompressCtx();
+            }
+            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), comparison, context)) {
+                for (int at = 0; at < content.size && !comparison.differs; at += SINGLE_THREAD_PREFIX / 8) {
+                    encoder.write(content.bytes, at, Math.min(SINGLE_THREAD_PREFIX / 8, content.size - at));
+                }
+                if (!comparison.differs) {
+                    if (whole) {
+                        encoder.finish();
+                    } else {
+                        encoder.drain();
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            boolean reproduced = !comparison.differs && (whole ? comparison.matched == original.size : comparison.matched >= firstBlockEnd()
+                    && (candidate.workers() == 0 || comparison.matched > singleThreadMatched.get(multiThreadLevels.indexOf(candidate.level()))));
+            if (!reproduced) {
+                return comparison.matched;
+            }
+            found = candidate;
+            wholeStream = whole;
+            stop();
+            return Long.MAX_VALUE;
+        }
+
+        /** Where the original's first block ends: a candidate must reproduce at least that much to be taken. */
+        private long firstBlockEnd() {
+            int at = header.length();
+            if (original.size < at + ZstdFrameHeader.BLOCK_HEADER) {
+                return Long.MAX_VALUE - 1;
+            }
+            return at + ZstdFrameHeader.BLOCK_HEADER + ZstdFrameHeader.Block.decode(original.bytes, at).contentLength();
+        }
+    }
+
+    /** Compares what a candidate writes with the original frame, noting its first difference. */
+    private static final class Comparison extends OutputStream {
+        private final Bytes original;
+        private long matched;
+        private boolean differs;
+
+        Comparison(Bytes original) {
+            this.original = original;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) {
+            if (differs) {
+                return;
+            }
+            int comparable = (int) Math.min(length, original.size - matched);
+            int mismatch = Arrays.mismatch(data, offset, offset + comparable, original.bytes, (int) matched, (int) matched + comparable);
+            if (mismatch >= 0 || comparable < length) {
+                matched += mismatch >= 0 ? mismatch : comparable;
+                differs = true;
+            } else {
+                matched += length;
+            }
+        }
+    }
+
+    /** A growing byte array: the start of a frame, kept while it is being identified. */
+    private static final class Bytes {
+        private byte[] bytes = new byte[64 * 1024];
+        private int size;
+
+        void write(byte[] data, int offset, int length) {
+            if (size + length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(size + length, bytes.length * 2));
+            }
+            System.arraycopy(data, offset, bytes, size, length);
+            size += length;
+        }
+
+        void release() {
+            bytes = new byte[0];
+            size = 0;
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package dev.layerfold.dedup.codec;
+
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * zstd layers made by the real producers ({@link ZstdOracle}), split, identified and rebuilt byte for
+ * byte with the production encoders: libzstd 1.5.7 through zstd-jni, single- and multi-threaded, with
+ * and without the size pledged and the checksum, one frame or several with skippable frames between;
+ * and the producers not reproduced (klauspost/compress/zstd, other libzstd releases) reported with
+ * the producer their frames point to, never rebuilt.
+ */
+class ZstdLayerTest {
+
+    @TempDir
+    static Path shared;
+    /** System files, about 2 MB of tar (under libzstd's smallest multi-threaded job). */
+    static byte[] systemTar;
+    /** The same files four times over with a binary between, about 9 MB: the CLI's level 3 compresses it in two jobs. */
+    static byte[] largeTar;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void makeTars() throws Exception {
+        Tools.sh(shared, "mkdir -p rootfs/usr/include rootfs/usr/bin && cp /usr/bin/tar rootfs/usr/bin/"
+                + " && find /usr/include/linux -maxdepth 1 -type f | sort | sed -n 1,250p | xargs cp -t rootfs/usr/include"
+                + " && tar --format=posix -C rootfs -cf layer.tar ."
+                + " && for i in 1 2 3 4; do cp -r rootfs/usr rootfs/usr$i; done && cp /usr/bin/perl rootfs/ 2>/dev/null || true"
+                + " && tar --format=posix -C rootfs -cf large.tar .");
+        systemTar = Files.readAllBytes(shared.resolve("layer.tar"));
+        largeTar = Files.readAllBytes(shared.resolve("large.tar"));
+    }
+
+    @ParameterizedTest(name = "level {0}, {1} workers, size pledged {2}, checksum {3}")
+    @CsvSource({"3, 1, true, true", "3, 1, false, true", "3, 0, true, true", "3, 0, false, false", "1, 1, true, true", "1, 0, false, true",
+            "9, 1, false, true", "19, 0, true, true", "19, 1, true, false", "12, 0, false, true", "6, 1, true, true"})
+    void libzstdLayersOfSystemFilesAreCovered(int level, int workers, boolean pledged, boolean checksum) throws Exception {
+        byte[] layer = ZstdOracle.libzstd(dir, systemTar, level, workers, pledged, checksum);
+
+        assertCovered(layer, "libzstd1.5.7-" + level + "/" + workers + "/" + (pledged ? 1 : 0) + "/" + (checksum ? 1 : 0) + "/0");
+    }
+
+    /** Larger than one multi-threaded job: the CLI's default (one worker) writes other blocks than one thread does. */
+    @ParameterizedTest(name = "level {0}, {1} workers, size pledged {2}")
+    @CsvSource({"3, 1, true", "3, 1, false", "3, 0, true", "1, 1, false", "7, 1, true"})
+    void libzstdLayersLargerThanAJobAreCovered(int level, int workers, boolean pledged) throws Exception {
+        byte[] layer = ZstdOracle.libzstd(dir, largeTar, level, workers, pledged, true);
+
+        assertCovered(layer, "libzstd1.5.7-" + level + "/" + workers + "/" + (pledged ? 1 : 0) + "/1/0");
+    }
+
+    /**
+     * A tar of whole 128 KiB blocks, ended after its input (the CLI reading a pipe) or with it: libzstd
+     * writes an empty last block in the first case only, and only single-threaded (a worker holds the
+     * input back until the end either way).
+     */
+    @ParameterizedTest(name = "level {0}, {1} workers, ended after the input {2}")
+    @CsvSource({"3, 0, true", "3, 0, false", "3, 1, true", "3, 1, false", "19, 0, true"})
+    void libzstdLayersOfWholeBlocksAreCoveredHoweverTheyWereEnded(int level, int workers, boolean endAfter) throws Exception {
+        byte[] tar = java.util.Arrays.copyOf(systemTar, (systemTar.length / (128 * 1024) + 1) * 128 * 1024);
+        byte[] layer = ZstdOracle.libzstd(dir, tar, level, workers, false, true, endAfter);
+
+        assertCovered(layer, "libzstd1.5.7-" + level + "/" + workers + "/0/1/" + (endAfter && workers == 0 ? 1 : 0));
+    }
+
+    @Property(tries = 12)
+    void libzstdLayersOfRandomTarsAreCovered(@ForAll long seed, @ForAll @IntRange(min = 1, max = 19) int level, @ForAll boolean pledged,
+                                             @ForAll boolean checksum) throws Exception {
+        Path work = Files.createTempDirectory("zstd-random-");
+        byte[] tar = RandomTars.of(new Random(seed));
+        byte[] layer = ZstdOracle.libzstd(work, tar, level, 0, pledged, checksum);
+
+        SplitResult split = assertRebuilt(layer);
+        // Neighbouring levels may write the same bytes for a small tar: the rebuild above proves the one taken.
+        assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder().family()).isEqualTo("libzstd1.5.7"));
+    }
+
+    @Test
+    void severalFramesWithSkippableFramesBetweenAreCovered() throws Exception {
+        byte[] first = ZstdOracle.libzstd(dir, java.util.Arrays.copyOf(systemTar, 1 << 20), 3, 0, true, true);
+        byte[] second = ZstdOracle.libzstd(dir, java.util.Arrays.copyOfRange(systemTar, 1 << 20, systemTar.length), 9, 0, false, false);
+        byte[] skippable = {0x5e, 0x2a, 0x4d, 0x18, 5, 0, 0, 0, 't', 'o', 'c', '!', '\n'};
+        byte[] layer = concat(skippable, first, skippable, second, skippable);
+
+        SplitResult split = assertRebuilt(layer);
+
+        assertThat(split.identifications()).extracting(id -> id.encoder().label()).containsExactly("libzstd1.5.7-3/0/1/1/0", "libzstd1.5.7-9/0/0/0/0");
+        assertThat(split.recipe().frames()).hasSize(5).filteredOn(f -> f instanceof ZstdFrame.Skippable).hasSize(3);
+    }
+
+    /** podman, buildah, skopeo with --compression-format zstd: containers/image's klauspost Writer. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void klauspostLayersAreReportedWithTheirLikelyProducer(int level) throws Exception {
+        byte[] layer = ZstdOracle.klauspost(dir, systemTar, level);
+
+        SplitResult split = assertNotCovered(layer);
+
+        assertThat(split.unmatchedReason()).hasValueSatisfying(reason -> assertThat(reason)
+                .startsWith("zstd stream matches no known encoder").contains("likely producer: klauspost/compress/zstd"));
+    }
+
+    /**
+     * The machine's zstd CLI: covered if it is libzstd 1.5.7's; any other release writes other bytes
+     * (Debian 12's 1.5.4 differs from 1.5.7 within the first block at every level tried), and is then
+     * reported, never rebuilt.
+     */
+    @ParameterizedTest
+    @CsvSource({"true, -3", "false, -3", "true, -3 --no-check", "true, -1", "false, -19", "true, -9 --single-thread"})
+    void theZstdCliIsCoveredAtLibzstd157AndReportedOtherwise(boolean fromFile, String options) throws Exception {
+        byte[] layer = ZstdOracle.cli(dir, systemTar, fromFile, options.split(" "));
+
+        if (ZstdOracle.cliVersion(dir).equals("1.5.7")) {
+            assertRebuilt(layer);
+        } else {
+            SplitResult split = assertNotCovered(layer);
+            assertThat(split.unmatchedReason()).hasValueSatisfying(reason -> assertThat(reason).contains("libzstd of another release than 1.5.7"));
+        }
+    }
+
+    /** Another libzstd release writes other bytes: a build bundling one neither identifies nor rebuilds 1.5.7's frames. */
+    @Test
+    void aZstdJniBundlingAnotherLibzstdOffersNoCandidateAndRefusesToRebuild() throws Exception {
+        byte[] layer = ZstdOracle.libzstd(dir, systemTar, 3, 0, true, true);
+        ZstdEncoders other = new ZstdEncoders("1.5.8");
+
+        SplitResult split = new LayerSplitter(StandardEncoders.identifier(), other).split(TestCodec.stream(layer), new MemoryFileStore());
+        ZstdFrame.Compressed frame = (ZstdFrame.Compressed) split(layer).recipe().frames().getFirst();
+
+        assertThat(split.recipe().reproducible()).isFalse();
+        assertThatThrownBy(() -> other.create(frame.encoder(), frame.contentSize(), new ByteArrayOutputStream()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs libzstd 1.5.7, but zstd-jni bundles 1.5.8");
+    }
+
+    @Test
+    void aDamagedFrameIsRefused() throws Exception {
+        byte[] layer = ZstdOracle.libzstd(dir, systemTar, 3, 0, true, true);
+        byte[] truncated = java.util.Arrays.copyOf(layer, layer.length - 100);
+        byte[] corrupted = layer.clone();
+        corrupted[layer.length / 2] ^= 0x55;
+
+        assertThatThrownBy(() -> split(truncated)).isInstanceOf(LayerFormatException.class).hasMessageContaining("ends inside");
+        assertThatThrownBy(() -> split(corrupted)).isInstanceOf(LayerFormatException.class);
+    }
+
+    private static SplitResult split(byte[] layer) throws Exception {
+        return new LayerSplitter(StandardEncoders.identifier()).split(TestCodec.stream(layer), new MemoryFileStore());
+    }
+
+    private static void assertCovered(byte[] layer, String encoder) throws Exception {
+        SplitResult split = assertRebuilt(layer);
+        assertThat(split.identifications()).extracting(id -> id.encoder().label()).containsOnly(encoder);
+    }
+
+    /** Splits, writes and reads the recipe back, rebuilds and compares byte for byte. */
+    private static SplitResult assertRebuilt(byte[] layer) throws Exception {
+        MemoryFileStore store = new MemoryFileStore();
+        SplitResult split = new LayerSplitter(StandardEncoders.identifier()).split(TestCodec.stream(layer), store);
+        assertThat(split.recipe().format()).isEqualTo(LayerFormat.ZSTD);
+        assertThat(split.unmatchedReason()).isEmpty();
+        Recipe recipe = Recipe.read(TestCodec.stream(split.recipe().toBytes()));
+        assertThat(recipe).isEqualTo(split.recipe());
+        ByteArrayOutputStream rebuilt = new ByteArrayOutputStream();
+        new LayerRebuilder(StandardEncoders.factory()).rebuild(recipe, store, rebuilt);
+        assertThat(rebuilt.toByteArray()).isEqualTo(layer);
+        return split;
+    }
+
+    private static SplitResult assertNotCovered(byte[] layer) throws Exception {
+        return TestCodec.assertSplitButNotRebuildable(layer);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,82 @@
+package dev.layerfold.dedup.codec;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The zstd producers the codec is checked against: src/test/zstdgen (libzstd 1.5.7's own C sources,
+ * as DataDog/zstd bundles them, called as the zstd CLI calls them; and klauspost/compress/zstd's
+ * Writer, as containers/image writes tar+zstd layers), built with Go once per run, and the machine's
+ * {@code zstd} CLI. Without Go the tests are aborted (failed under CI).
+ */
+final class ZstdOracle {
+
+    private static Path zstdgen;
+
+    private ZstdOracle() {
+    }
+
+    /** The C library's streaming compressor, set up as the zstd CLI sets it up, told to end the frame with its last input. */
+    static byte[] libzstd(Path dir, byte[] tar, int level, int workers, boolean pledgedSize, boolean checksum) throws Exception {
+        return libzstd(dir, tar, level, workers, pledgedSize, checksum, false);
+    }
+
+    /** As above; {@code endAfterInput}: told to end only after all its input, as the CLI reading a pipe is. */
+    static byte[] libzstd(Path dir, byte[] tar, int level, int workers, boolean pledgedSize, boolean checksum, boolean endAfterInput)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of(zstdgen().toString(), "libzstd", Integer.toString(level), "-workers", Integer.toString(workers)));
+        if (endAfterInput) {
+            command.add("-endafter");
+        }
+        if (pledgedSize) {
+            command.add("-size");
+        }
+        if (!checksum) {
+            command.add("-nocheck");
+        }
+        return run(dir, tar, command);
+    }
+
+    /** klauspost/compress/zstd's streaming Writer at its EncoderLevel (1 fastest .. 4 best), as podman and buildah write zstd layers. */
+    static byte[] klauspost(Path dir, byte[] tar, int level) throws Exception {
+        return run(dir, tar, List.of(zstdgen().toString(), "klauspost", Integer.toString(level)));
+    }
+
+    /** The machine's zstd CLI, e.g. {@code -3 --no-check}, compressing a file (its size known) or stdin (not). */
+    static byte[] cli(Path dir, byte[] tar, boolean fromFile, String... options) throws Exception {
+        Path input = Files.write(dir.resolve("cli-input.tar"), tar);
+        String command = "zstd -q -c " + String.join(" ", options) + (fromFile ? " " + input : " < " + input) + " > cli.zst";
+        Tools.sh(dir, command);
+        return Files.readAllBytes(dir.resolve("cli.zst"));
+    }
+
+    /** The machine's zstd CLI's version, e.g. 1.5.4. */
+    static String cliVersion(Path dir) throws Exception {
+        Tools.sh(dir, "zstd --version > zstd-version.txt");
+        String banner = Files.readString(dir.resolve("zstd-version.txt"));
+        return banner.replaceFirst("(?s).*v(\\d+\\.\\d+\\.\\d+).*", "$1");
+    }
+
+    private static byte[] run(Path dir, byte[] tar, List<String> command) throws Exception {
+        Path input = Files.write(dir.resolve("oracle-input.tar"), tar);
+        Path output = dir.resolve("oracle.zst");
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectInput(input.toFile()).redirectOutput(output.toFile())
+                .redirectError(ProcessBuilder.Redirect.PIPE).start();
+        byte[] errors = process.getErrorStream().readAllBytes();
+        if (process.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + new String(errors, StandardCharsets.UTF_8));
+        }
+        return Files.readAllBytes(output);
+    }
+
+    private static synchronized Path zstdgen() throws Exception {
+        if (zstdgen == null) {
+            zstdgen = Tools.goOracle("zstdgen", "zstd");
+        }
+        return zstdgen;
+    }
+}

@@ -1,0 +1,76 @@
+// zstdgen writes stdin as a zstd stream to stdout with one of the encoders zstd layers are made
+// with, for Layerfold's zstd tests:
+//
+//	zstdgen libzstd LEVEL [-size] [-nocheck] [-workers N] <in >out.zst
+//	    the C library (DataDog/zstd bundles libzstd's sources at the version go.mod pins, built by cgo),
+//	    through its streaming API as a program that calls the C library does; -size pledges the
+//	    input's size first (the frame then records it), -workers N compresses in N threads,
+//	    -oneshot makes one ZSTD_compress2 call instead, -endafter gives ZSTD_e_end after the last input
+//	    instead of with it
+//	zstdgen version 0
+//	    prints the bundled libzstd's ZSTD_versionNumber()
+//	zstdgen klauspost LEVEL <in >out.zst
+//	    klauspost/compress/zstd's streaming Writer, as containers/image (podman, buildah, skopeo)
+//	    writes tar+zstd layers; LEVEL is its EncoderLevel (1 fastest .. 4 best)
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strconv"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+func main() {
+	log.SetFlags(0)
+	encoder, level := os.Args[1], atoi(os.Args[2])
+	flags := flag.NewFlagSet(encoder, flag.ExitOnError)
+	size := flags.Bool("size", false, "pledge the input size")
+	noCheck := flags.Bool("nocheck", false, "no content checksum")
+	workers := flags.Int("workers", 0, "compression threads")
+	oneShot := flags.Bool("oneshot", false, "one ZSTD_compress2 call (the size is then always recorded)")
+	endAfter := flags.Bool("endafter", false, "all input with ZSTD_e_continue, then ZSTD_e_end alone (as the CLI reading a pipe)")
+	if err := flags.Parse(os.Args[3:]); err != nil {
+		log.Fatal(err)
+	}
+	input, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		log.Fatal(err)
+	}
+	switch encoder {
+	case "libzstd":
+		options := libzstdOptions{level: level, pledgeSize: *size, checksum: !*noCheck, contentSize: true, workers: *workers, oneShot: *oneShot,
+			endAfterInput: *endAfter}
+		if err := libzstdCompress(input, options, os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+	case "version":
+		fmt.Println(libzstdVersion())
+	case "klauspost":
+		w, err := zstd.NewWriter(os.Stdout, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if _, err := io.Copy(w, bytes.NewReader(input)); err != nil {
+			log.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			log.Fatal(err)
+		}
+	default:
+		log.Fatalf("unknown encoder %q", encoder)
+	}
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return n
+}

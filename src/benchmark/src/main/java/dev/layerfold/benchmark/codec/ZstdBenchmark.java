@@ -1,0 +1,137 @@
+package dev.layerfold.benchmark.codec;
+
+import com.github.luben.zstd.EndDirective;
+import com.github.luben.zstd.ZstdCompressCtx;
+import dev.layerfold.benchmark.Benchmark;
+import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.GoPrograms;
+import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.SplitResult;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * zstd layers (issue 10, item 3) on 64 MiB of tar of /usr/share. The rebuild of a libzstd layer
+ * (tar skeleton, bodies from memory, zstd-jni's libzstd 1.5.7 single-threaded, the digest check) in
+ * MB of tar per CPU second of its thread, against zstd-jni alone compressing the same tar at the same
+ * level (the floor of any rebuild through it) and against {@code zstd --single-thread} (the machine's
+ * CLI, user plus system time). Then what identification costs a split when no encoder matches: a
+ * layer of the machine's zstd CLI (another release than 1.5.7 where it is Debian 12's) and one of
+ * klauspost/compress/zstd (built from dedup-core/src/test/zstdgen), each split with identification
+ * against the same split with none.
+ */
+public final class ZstdBenchmark implements Benchmark {
+
+    private static final String SUITE = "zstd";
+    private static final int PIECE = 1 << 16;
+    private static final int ROUNDS = 3;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    @Override
+    public String name() {
+        return SUITE;
+    }
+
+    @Override
+    public void run(BenchmarkReport report) throws Exception {
+        byte[] tar = ZlibBenchmark.tarOfSystemFiles();
+        String size = (tar.length >> 20) + " MiB tar";
+        Path work = Files.createTempDirectory("zstd-bench");
+        Path input = Files.write(work.resolve("layer.tar"), tar);
+        Path zstdgen = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen"));
+        for (int level : new int[] {1, 3, 9}) {
+            byte[] layer = tool(List.of(zstdgen.toString(), "libzstd", Integer.toString(level), "-size"), input);
+            SplitResult split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(layer), FileSink.discarding());
+            System.out.println("zstd       level " + level + ": " + split.identifications());
+            double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), layer, tar.length / 1e6);
+            double[] jni = measureJni(tar, level);
+            report.compare(SUITE, "rebuild vs zstd-jni alone, level " + level + " " + size, "MB/cpu-s", rebuild, jni, "zstd-jni", true);
+            double[] cli = ZlibBenchmark.measureTool("zstd -q -c --single-thread -" + level, input, tar.length, ROUNDS);
+            report.compare(SUITE, "rebuild vs zstd CLI, level " + level + " " + size, "MB/cpu-s", rebuild, cli, "zstd-cli", true);
+        }
+        identificationCost(report, "zstd CLI -3 (" + cliVersion() + ")", tool(List.of("bash", "-c", "zstd -q -3 -c \"$1\"", "bash", input.toString()), input));
+        identificationCost(report, "klauspost/compress/zstd default level",
+                tool(List.of(zstdgen.toString(), "klauspost", "2"), input));
+    }
+
+    private static void identificationCost(BenchmarkReport report, String producer, byte[] layer) throws IOException {
+        LayerSplitter identifying = new LayerSplitter(StandardEncoders.identifier());
+        LayerSplitter blind = new LayerSplitter(StandardEncoders.identifier(), new ZstdEncoders("none"));
+        double[] with = new double[ROUNDS];
+        double[] without = new double[ROUNDS];
+        for (int round = -1; round < ROUNDS; round++) {
+            long tarBytes = 0;
+            long start = THREADS.getCurrentThreadCpuTime();
+            SplitResult split = identifying.split(new ByteArrayInputStream(layer), FileSink.discarding());
+            long middle = THREADS.getCurrentThreadCpuTime();
+            blind.split(new ByteArrayInputStream(layer), FileSink.discarding());
+            long end = THREADS.getCurrentThreadCpuTime();
+            tarBytes = split.recipe().skeleton().tarSize();
+            if (round >= 0) {
+                with[round] = tarBytes / 1e6 / ((middle - start) / 1e9);
+                without[round] = tarBytes / 1e6 / ((end - middle) / 1e9);
+            } else {
+                System.out.println("zstd       " + producer + ": " + split.identifications() + "; " + split.unmatchedReason().orElse("reproduced"));
+            }
+        }
+        report.compare(SUITE, "split with identification vs without, " + producer, "MB/cpu-s", with, without, "no identification", true);
+    }
+
+    /** zstd-jni's streaming compressor as a program calls it: 64 KiB pieces in direct buffers, output dropped. */
+    private static double[] measureJni(byte[] tar, int level) {
+        double[] mbPerSecond = new double[ROUNDS];
+        ByteBuffer in = ByteBuffer.allocateDirect(PIECE);
+        ByteBuffer out = ByteBuffer.allocateDirect(PIECE + 4096);
+        for (int round = -1; round < ROUNDS; round++) {
+            long start = THREADS.getCurrentThreadCpuTime();
+            try (ZstdCompressCtx context = new ZstdCompressCtx()) {
+                context.setLevel(level);
+                context.setChecksum(true);
+                context.setPledgedSrcSize(tar.length);
+                for (int offset = 0; offset < tar.length; offset += PIECE) {
+                    in.clear();
+                    in.put(tar, offset, Math.min(PIECE, tar.length - offset)).flip();
+                    while (in.hasRemaining()) {
+                        context.compressDirectByteBufferStream(out, in, EndDirective.CONTINUE);
+                        out.clear();
+                    }
+                }
+                in.clear().flip();
+                while (!context.compressDirectByteBufferStream(out, in, EndDirective.END)) {
+                    out.clear();
+                }
+            }
+            if (round >= 0) {
+                mbPerSecond[round] = tar.length / 1e6 / ((THREADS.getCurrentThreadCpuTime() - start) / 1e9);
+            }
+        }
+        return mbPerSecond;
+    }
+
+    private static byte[] tool(List<String> command, Path input) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectInput(input.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        if (process.waitFor() != 0) {
+            throw new IOException(String.join(" ", command) + " failed");
+        }
+        return output;
+    }
+
+    private static String cliVersion() throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("zstd", "--version").redirectErrorStream(true).start();
+        String banner = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        process.waitFor();
+        return banner.replaceFirst("(?s).*(v\\d+\\.\\d+\\.\\d+).*", "$1");
+    }
+}
