@@ -32,7 +32,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 record IdealStorage(long uniqueFiles, long fileReferences, long compressedUnique, long headerBytes, long compressedHeaders) {
 
     private static final int BLOCK = 512;
-    private static final int ZSTD_LEVEL = 3;
+    static final int ZSTD_LEVEL = 3;
 
     long bytes() {
         return compressedUnique + headerBytes;
@@ -93,7 +93,12 @@ record IdealStorage(long uniqueFiles, long fileReferences, long compressedUnique
 
     /** One zstd frame of {@code content} at the level the pipeline stores files at: its size. */
     static int zstdFrame(byte[] content) {
-        return Zstd.compress(content, ZSTD_LEVEL).length;
+        return zstdFrame(content, ZSTD_LEVEL);
+    }
+
+    /** One zstd frame of {@code content} at {@code level}: its size. */
+    static int zstdFrame(byte[] content, int level) {
+        return Zstd.compress(content, level).length;
     }
 
     private static long padding(long size) {

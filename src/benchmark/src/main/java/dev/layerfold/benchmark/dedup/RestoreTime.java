@@ -1,6 +1,5 @@
 package dev.layerfold.benchmark.dedup;
 
-import com.sun.management.OperatingSystemMXBean;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
 import dev.layerfold.dedup.codec.FileSink;
@@ -10,7 +9,6 @@ import dev.layerfold.dedup.codec.recipe.GzipMember;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +30,6 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
 
     private static final String SUITE = "dedup";
     private static final byte[] BUFFER = new byte[64 * 1024];
-    private static final OperatingSystemMXBean PROCESS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     void run(BenchmarkReport report) throws Exception {
         Producer producer = maker.canMake(Producer.GO_6) ? Producer.GO_6 : Producer.JDK_ZLIB_6;
@@ -71,9 +68,9 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
             PageCache.evict(stored);
             cachedBeforeCold += PageCache.cachedBytes(stored);
             double restoreCold = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
-            long processCpu = PROCESS.getProcessCpuTime();
+            long processCpu = CpuClock.processNanos();
             double restoreWarm = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
-            double restoreCpuMillis = (PROCESS.getProcessCpuTime() - processCpu) / 1e6;
+            double restoreCpuMillis = (CpuClock.processNanos() - processCpu) / 1e6;
             PageCache.evict(intact.storedFiles());
             double intactCold = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
             double intactWarm = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
