@@ -61,6 +61,14 @@ public record Digest(Algorithm algorithm, String hex) implements Comparable<Dige
      *     (including well-formed digests of algorithms this registry does not support)
      */
     public static Digest parse(String text) {
+        for (Algorithm algorithm : Algorithm.values()) {
+            // What the stores hold and clients mostly send needs no regular expression: the index parses one per file.
+            int hexStart = algorithm.prefix.length() + 1;
+            if (text != null && text.length() == hexStart + algorithm.hexLength && text.startsWith(algorithm.prefix)
+                    && text.charAt(hexStart - 1) == ':' && isLowerHex(text, hexStart)) {
+                return new Digest(algorithm, text.substring(hexStart));
+            }
+        }
         if (text == null || !GRAMMAR.matcher(text).matches()) {
             throw new InvalidDigestException(text, "expected algorithm:hex, such as sha256:<64 hex characters>");
         }
@@ -99,7 +107,11 @@ public record Digest(Algorithm algorithm, String hex) implements Comparable<Dige
     }
 
     private static boolean isLowerHex(String s) {
-        for (int i = 0; i < s.length(); i++) {
+        return isLowerHex(s, 0);
+    }
+
+    private static boolean isLowerHex(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
             if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
                 return false;

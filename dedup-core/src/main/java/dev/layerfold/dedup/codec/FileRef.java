@@ -11,7 +11,7 @@ public record FileRef(String sha256, long size) {
     private static final HexFormat HEX = HexFormat.of();
 
     public FileRef {
-        if (sha256 == null || sha256.length() != 64 || !sha256.chars().allMatch(FileRef::isLowerHex)) {
+        if (sha256 == null || sha256.length() != 64 || !isLowerHex(sha256)) {
             throw new IllegalArgumentException("sha256 must be 64 lowercase hex digits, got " + sha256);
         }
         if (size < 0) {
@@ -30,7 +30,14 @@ public record FileRef(String sha256, long size) {
         return HEX.parseHex(sha256);
     }
 
-    private static boolean isLowerHex(int c) {
-        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    /** A loop, not a stream: a restore makes one per file, twice. */
+    private static boolean isLowerHex(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 }

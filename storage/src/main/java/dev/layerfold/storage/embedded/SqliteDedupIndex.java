@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,6 +33,7 @@ import java.util.TreeMap;
 final class SqliteDedupIndex implements DedupIndex {
 
     private static final String LOCATION = "SELECT pack, offset, length, size FROM dedup_files WHERE digest = ?";
+    private static final int FILES_PER_QUERY = 500;
 
     private final SqliteDatabase db;
     private final Clock clock;
@@ -46,14 +48,34 @@ final class SqliteDedupIndex implements DedupIndex {
         return db.read(c -> location(c, file));
     }
 
-    /** One read transaction with one prepared statement, where {@link #file} prepares one per file. */
+    /**
+     * One read transaction, {@value #FILES_PER_QUERY} files per statement: a restore looks up every
+     * file of its layer, and one statement per file cost a 1 MB layer's restore more than a millisecond.
+     */
     @Override
     public Map<Digest, FileLocation> files(Collection<Digest> files) throws IOException {
+        List<Digest> asked = List.copyOf(files);
         return db.read(c -> {
+            Map<String, FileLocation> located = new HashMap<>();
+            for (int from = 0; from < asked.size(); from += FILES_PER_QUERY) {
+                List<Digest> some = asked.subList(from, Math.min(asked.size(), from + FILES_PER_QUERY));
+                try (PreparedStatement query = c.prepareStatement(
+                        "SELECT digest, pack, offset, length, size FROM dedup_files WHERE digest IN (" + "?, ".repeat(some.size() - 1) + "?)")) {
+                    for (int i = 0; i < some.size(); i++) {
+                        query.setString(i + 1, some.get(i).toString());
+                    }
+                    try (ResultSet row = query.executeQuery()) {
+                        while (row.next()) {
+                            located.put(row.getString(1), new FileLocation(Digest.parse(row.getString(2)), row.getLong(3), row.getLong(4), row.getLong(5)));
+                        }
+                    }
+                }
+            }
             Map<Digest, FileLocation> found = new LinkedHashMap<>();
-            try (PreparedStatement query = c.prepareStatement(LOCATION)) {
-                for (Digest file : files) {
-                    location(query, file).ifPresent(location -> found.put(file, location));
+            for (Digest file : asked) {
+                FileLocation location = located.get(file.toString());
+                if (location != null) {
+                    found.put(file, location);
                 }
             }
             return found;
