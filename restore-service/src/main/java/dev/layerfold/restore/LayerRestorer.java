@@ -1,5 +1,6 @@
 package dev.layerfold.restore;
 
+import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.store.LayerRecord;
@@ -17,6 +18,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -147,7 +149,7 @@ public final class LayerRestorer {
     }
 
     private void rebuildFrom(Digest layer, LayerRecord record, LayerRebuilder.Resume resume, PrefetchingFiles files, SharedRebuild shared) {
-        run(layer, shared, out -> rebuilder.rebuildFrom(record.recipe(), files, resume, out), false);
+        run(layer, record, shared, out -> rebuilder.rebuildFrom(record.recipe(), files, resume, out), false);
     }
 
     /** Starts a rebuild that requests for the same layer join while it runs. */
@@ -171,15 +173,17 @@ public final class LayerRestorer {
 
     private void rebuild(Digest layer, LayerRecord record, PrefetchingFiles files, SharedRebuild shared) {
         try {
-            run(layer, shared, out -> rebuilder.rebuild(record.recipe(), files, out), true);
+            run(layer, record, shared, out -> rebuilder.rebuild(record.recipe(), files, out), true);
         } finally {
             inProgress.remove(layer, shared);
         }
     }
 
-    private void run(Digest layer, SharedRebuild shared, Rebuild rebuild, boolean whole) {
+    private void run(Digest layer, LayerRecord record, SharedRebuild shared, Rebuild rebuild, boolean whole) {
         long start = System.nanoTime();
-        try (OutputStream out = new BufferedOutputStream(shared.output(), WRITE_BUFFER)) {
+        // A small layer's whole output fits a smaller buffer: allocated per restore, so sized to the layer.
+        int buffer = (int) Math.clamp(record.recipe().blobSize(), 8192, WRITE_BUFFER);
+        try (OutputStream out = new BufferedOutputStream(shared.output(), buffer)) {
             rebuild.writeTo(out);
             out.flush();
             shared.succeed();
@@ -190,9 +194,31 @@ public final class LayerRestorer {
             verificationFailures.increment();
             LOG.error("layer {} did not rebuild byte for byte; the response was cut: {}", layer, e.getMessage());
             shared.fail(e);
+            findDamagedFiles(layer, record);
         } catch (IOException | RuntimeException e) {
             LOG.warn("restore of layer {} stopped: {}", layer, e.toString());
             shared.fail(e instanceof IOException io ? io : new IOException(e));
+        }
+    }
+
+    /**
+     * Files are not hashed as a restore reads them (its digest covers them): after a mismatch, each
+     * is read again and hashed, off the rebuild threads, so that the log names what is damaged.
+     */
+    private void findDamagedFiles(Digest layer, LayerRecord record) {
+        try {
+            fetchers.execute(() -> {
+                List<FileRef> damaged = storedFiles.damagedFiles(record);
+                if (damaged.isEmpty()) {
+                    LOG.error("layer {}: every stored file reads back as its digest says; its recipe or the codec is at fault", layer);
+                }
+                for (FileRef file : damaged) {
+                    LOG.error("layer {}: stored file {} ({} bytes, in pack {}) is damaged", layer, file.sha256(), file.size(),
+                            record.location(file).pack());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.warn("layer {}: the registry is shutting down; its stored files were not checked", layer);
         }
     }
 

@@ -41,7 +41,10 @@ final class SharedRebuild {
     /** A rebuild of the layer from byte {@code base} on. */
     SharedRebuild(Path directory, long base) throws IOException {
         this.base = base;
-        Files.createDirectories(directory);
+        if (!Files.isDirectory(directory)) {
+            // Not on every restore: createDirectories throws and catches an exception when the directory exists.
+            Files.createDirectories(directory);
+        }
         this.file = Files.createTempFile(directory, "restore-", ".layer");
         this.channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }

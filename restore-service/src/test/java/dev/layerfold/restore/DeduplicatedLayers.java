@@ -42,12 +42,17 @@ final class DeduplicatedLayers {
 
     /** A gzip'd tar of {@code files} files of 5-65 KB, which the JDK's zlib encoder reproduces. */
     static byte[] layer(Random random, int files) throws IOException {
+        return layer(random, files, 20);
+    }
+
+    /** A gzip layer of {@code files} files of 5 to 65 KB, each byte one of {@code alphabet} values from 'a' on (256: any byte). */
+    static byte[] layer(Random random, int files, int alphabet) throws IOException {
         ByteArrayOutputStream blob = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(blob))) {
             for (int i = 0; i < files; i++) {
                 byte[] content = new byte[5_000 + random.nextInt(60_000)];
                 for (int j = 0; j < content.length; j++) {
-                    content[j] = (byte) ('a' + random.nextInt(20));
+                    content[j] = (byte) ('a' + random.nextInt(alphabet));
                 }
                 TarArchiveEntry entry = new TarArchiveEntry("file-" + i);
                 entry.setSize(content.length);

@@ -3,9 +3,13 @@ package dev.layerfold.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.store.LayerRecord;
+import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -17,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -72,6 +77,26 @@ class LayerRestorerTest {
     void aDamagedPackCutsTheResponseAndIsCounted() throws Exception {
         byte[] layer = deduplicated(layer(new Random(2), 10));
         damageEveryPack();
+
+        InputStream pulled = restorer.open(Digest.sha256(layer), 0, -1).orElseThrow();
+        runHeldRebuilds();
+
+        assertThatThrownBy(pulled::readAllBytes).isInstanceOf(IOException.class);
+        assertThat(metrics.counter("layerfold.restore.verification.failures").count()).isEqualTo(1);
+    }
+
+    @Test
+    void aStoredFileDamagedWithinItsSizeFailsTheLayersDigestAndIsNamedAfterwards() throws Exception {
+        // Random bytes are stored in raw zstd blocks: a flipped byte still decompresses, to other bytes of the same size.
+        byte[] layer = deduplicated(DeduplicatedLayers.layer(new Random(3), 10, 256));
+        damageEveryPack();
+        StoredFiles stored = new StoredFiles(blobs);
+        LayerRecord record = stored.record(((LayerState.Deduplicated) metadata.dedupIndex().layer(Digest.sha256(layer)).orElseThrow()).record());
+        List<FileRef> damaged = stored.damagedFiles(record);
+        assertThat(damaged).hasSize(1);
+        try (InputStream asStored = stored.openAsStored(damaged.getFirst(), record.location(damaged.getFirst()))) {
+            assertThat(asStored.readAllBytes()).as("only a hash tells the damage").hasSize((int) damaged.getFirst().size());
+        }
 
         InputStream pulled = restorer.open(Digest.sha256(layer), 0, -1).orElseThrow();
         runHeldRebuilds();

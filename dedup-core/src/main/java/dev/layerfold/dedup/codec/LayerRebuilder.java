@@ -136,7 +136,7 @@ public final class LayerRebuilder {
 
     private static long length(SkeletonOp op) {
         return switch (op) {
-            case SkeletonOp.Inline inline -> inline.bytes().length;
+            case SkeletonOp.Inline inline -> inline.length();
             case SkeletonOp.File file -> file.ref().size() + file.paddingSize();
         };
     }
@@ -231,7 +231,7 @@ public final class LayerRebuilder {
                 OutputStream target = position >= from ? tar : new SkippingOutput(tar, from - position);
                 position += length;
                 switch (op) {
-                    case SkeletonOp.Inline inline -> target.write(inline.bytes());
+                    case SkeletonOp.Inline inline -> inline.writeTo(target);
                     case SkeletonOp.File file -> {
                         copyBody(file.ref(), files, target, buffer);
                         target.write(ZEROS, 0, (int) file.paddingSize());

@@ -10,7 +10,6 @@ import dev.layerfold.storage.dedup.FileLocation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -64,30 +63,31 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
     }
 
     /**
-     * Reads the run and decompresses each file, each checked for its size. With {@code verify}, each
-     * is also checked against its sha256; without, the caller must check what the files make (the
-     * dedup worker's proof checks the rebuilt layer's digest, which covers every byte of them).
+     * Reads the run and decompresses each file, each checked for its size but not hashed: the caller
+     * checks what the files make (the dedup worker's proof and a restore check the rebuilt layer's
+     * digest, which covers every byte of them).
      *
      * @throws LayerRebuildException if the pack is missing or short, or a file is damaged
      */
-    public List<byte[]> read(BlobStore blobs, boolean verify) throws IOException {
+    public List<byte[]> read(BlobStore blobs) throws IOException {
         byte[] frames;
         try (InputStream in = blobs.open(pack, offset, length).orElseThrow(() -> new LayerRebuildException("pack " + pack + " is missing"))) {
-            frames = in.readNBytes(Math.toIntExact(length));
-        }
-        if (frames.length != length) {
-            throw new LayerRebuildException("pack " + pack + " ended " + (length - frames.length) + " bytes early");
+            frames = new byte[Math.toIntExact(length)];
+            int read = in.readNBytes(frames, 0, frames.length);
+            if (read != length) {
+                throw new LayerRebuildException("pack " + pack + " ended " + (length - read) + " bytes early");
+            }
         }
         List<byte[]> contents = new ArrayList<>(refs.size());
         try (ZstdDecompressCtx zstd = new ZstdDecompressCtx()) {
             for (int i = 0; i < refs.size(); i++) {
-                contents.add(decompress(zstd, frames, locations.get(i), refs.get(i), verify));
+                contents.add(decompress(zstd, frames, locations.get(i), refs.get(i)));
             }
         }
         return contents;
     }
 
-    private byte[] decompress(ZstdDecompressCtx zstd, byte[] frames, FileLocation location, FileRef ref, boolean verify)
+    private byte[] decompress(ZstdDecompressCtx zstd, byte[] frames, FileLocation location, FileRef ref)
             throws LayerRebuildException {
         int at = (int) (location.offset() - offset);
         byte[] content = new byte[Math.toIntExact(ref.size())];
@@ -101,12 +101,6 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
         if (Zstd.isError(n) || n != ref.size()) {
             throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: its frame does not decompress to "
                     + ref.size() + " bytes" + (Zstd.isError(n) ? " (" + Zstd.getErrorName(n) + ")" : ""));
-        }
-        if (verify) {
-            String actual = HexFormat.of().formatHex(Digest.Algorithm.SHA256.newMessageDigest().digest(content));
-            if (!actual.equals(ref.sha256())) {
-                throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: its bytes hash to " + actual);
-            }
         }
         return content;
     }

@@ -13,17 +13,23 @@ import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Reads stored files back from their packs: the compressed frame by a ranged read, decompressed,
- * and checked against the file's sha256 and size as it is read. Every stored byte is verified when
- * read, because a file's digest is its name. Thread-safe.
+ * and checked against the file's sha256 and size. Every stored byte is verified when read, because
+ * a file's digest is its name: one by one ({@link #open}), or, for a rebuild, all at once by the
+ * digest of what they make ({@link #forProof}, {@link #openAsStored}), which a damaged byte changes
+ * as surely (every encoder is lossless) for one hash of the output instead of one per file.
+ * Thread-safe.
  */
 public final class StoredFiles implements LayerRecordFiles {
 
@@ -63,10 +69,10 @@ public final class StoredFiles implements LayerRecordFiles {
                     }
                     if (ref.size() > FrameRun.SMALL_FILE) {
                         next++;
-                        return new ZstdInputStream(openFrame(ref, record.location(ref)));
+                        return openAsStored(ref, record.location(ref));
                     }
                     run = FrameRun.from(record, order, next);
-                    contents = run.read(blobs, false);
+                    contents = run.read(blobs);
                     next += run.refs().size();
                     inRun = 0;
                 }
@@ -85,6 +91,31 @@ public final class StoredFiles implements LayerRecordFiles {
      */
     public InputStream open(FileRef ref, FileLocation location) throws IOException {
         return new Verifying(new ZstdInputStream(openFrame(ref, location)), ref);
+    }
+
+    /**
+     * Opens one file decompressed but not hashed, for a rebuild whose output's digest covers it (a
+     * layer's, a segment's); the rebuilder checks its size. Where such a digest failed,
+     * {@link #damagedFiles} names the file.
+     */
+    public InputStream openAsStored(FileRef ref, FileLocation location) throws IOException {
+        return new ZstdInputStream(openFrame(ref, location));
+    }
+
+    /**
+     * The files of {@code record} that do not read back as their digest and size say, each read
+     * whole and hashed: what an operator needs once a rebuild's digest failed.
+     */
+    public List<FileRef> damagedFiles(LayerRecord record) {
+        List<FileRef> damaged = new ArrayList<>();
+        for (FileRef ref : new LinkedHashSet<>(LayerRecord.filesInOrder(record.recipe()))) {
+            try (InputStream in = open(ref, record.location(ref))) {
+                in.transferTo(OutputStream.nullOutputStream());
+            } catch (IOException e) {
+                damaged.add(ref);
+            }
+        }
+        return damaged;
     }
 
     private InputStream openFrame(FileRef ref, FileLocation location) throws IOException {

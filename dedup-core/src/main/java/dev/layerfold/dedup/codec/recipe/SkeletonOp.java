@@ -2,6 +2,8 @@ package dev.layerfold.dedup.codec.recipe;
 
 import dev.layerfold.dedup.codec.FileRef;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 
 /**
@@ -18,6 +20,16 @@ public sealed interface SkeletonOp {
         @Override
         public byte[] bytes() {
             return bytes.clone();
+        }
+
+        /** How many bytes it stands for, without the copy {@link #bytes()} makes. */
+        public int length() {
+            return bytes.length;
+        }
+
+        /** Writes its bytes to {@code out}, without the copy {@link #bytes()} makes: a rebuild writes every header so. */
+        public void writeTo(OutputStream out) throws IOException {
+            out.write(bytes);
         }
 
         @Override
