@@ -21,12 +21,14 @@ import java.util.List;
  * Wall time, in process, read through a 64 KiB buffer into nothing, for small, medium and large
  * layers; cold (the packs, layer record and intact blob evicted from the page cache before the read)
  * and warm (read again right after). Wall time on a shared machine measures the neighbours too, so
- * the warm restore's CPU (all threads of this process: encoder, fetchers, reader) is also compared
- * with the encoder's.
+ * the warm restore's CPU is also compared with the encoder's, each as the CPU of every thread of this
+ * process while it ran (encoder, fetchers, reader, and for both the collector and compiler).
  */
 record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
 
     private static final long WARM_UP_BYTES = 32L << 20;
+    /** Small layers are restored at least this much in all, for stable medians. */
+    private static final long ROUNDS_BYTES = 64L << 20;
 
     private static final String SUITE = "dedup";
     private static final byte[] BUFFER = new byte[64 * 1024];
@@ -48,6 +50,8 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
 
     private void measure(ProducedLayer layer, EmbeddedDedup deduplicated, EmbeddedDedup intact, BenchmarkReport report)
             throws IOException, InterruptedException {
+        // A small layer's restore takes milliseconds, which a shared machine's noise swamps in 5 rounds: more of them.
+        int rounds = (int) Math.clamp(ROUNDS_BYTES / layer.blob().length, this.rounds, 100);
         List<GzipMember> members = new LayerSplitter(StandardEncoders.identifier())
                 .split(new ByteArrayInputStream(layer.blob()), layer.digest().hex(), FileSink.discarding()).recipe().members();
         double[] coldRestore = new double[rounds];
@@ -75,10 +79,11 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
             double intactCold = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
             double intactWarm = timeMillis(() -> intact.blobs().open(layer.digest(), 0, -1).orElseThrow(), layer);
             long start = System.nanoTime();
-            long startCpu = CpuClock.nanos();
+            // The process's CPU, as for the restore: garbage the encoder makes is collected on other threads.
+            long startCpu = CpuClock.processNanos();
             DedupThroughput.encodeAlone(members, layer.tar());
             double encoderMillis = (System.nanoTime() - start) / 1e6;
-            double encoderCpuMillis = (CpuClock.nanos() - startCpu) / 1e6;
+            double encoderCpuMillis = (CpuClock.processNanos() - startCpu) / 1e6;
             if (round >= 0) {
                 coldRestore[round] = restoreCold;
                 warmRestore[round] = restoreWarm;
