@@ -24,15 +24,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EstargzLayerTest {
 
     private static Path estargzgen;
+    private static Path estargzgen127;
 
     @BeforeContainer
     static void build() throws Exception {
         estargzgen = Tools.goOracle("estargzgen", "eStargz");
+        estargzgen127 = Tools.goOracle("estargzgen", "go1.27.3", "eStargz built with Go 1.27");
     }
 
     @Property(tries = 8)
     void estargzLayersSplitMemberByMemberAndRebuildExactly(@ForAll("seeds") long seed, @ForAll @IntRange(min = 1, max = 9) int level)
             throws Exception {
+        splitsAndRebuilds(estargzgen, seed, level, "go-[1-9]/1");
+    }
+
+    /** Go 1.27's writer closes a flushed stream with a fixed-Huffman empty block, not a stored one. */
+    @Property(tries = 6)
+    void estargzLayersBuiltWithGo127SplitAndRebuildExactly(@ForAll("seeds") long seed, @ForAll @IntRange(min = 1, max = 9) int level)
+            throws Exception {
+        splitsAndRebuilds(estargzgen127, seed, level, "go127-[1-9]/1");
+    }
+
+    private static void splitsAndRebuilds(Path estargzgen, long seed, int level, String firstEncoder) throws Exception {
         Path dir = Files.createTempDirectory("estargz-");
         try {
             Files.write(dir.resolve("layer.tar"), RandomTars.of(new Random(seed)));
@@ -45,7 +58,7 @@ class EstargzLayerTest {
             assertThat(split.identifications()).as("members: a few files, the TOC, the footer").hasSizeGreaterThan(3)
                     .noneMatch(id -> id.encoder().isNone());
             // A small member may be written alike by neighbouring levels; the hint order then takes the first.
-            assertThat(split.identifications().getFirst().encoder().label()).matches("go-[1-9]/1");
+            assertThat(split.identifications().getFirst().encoder().label()).matches(firstEncoder);
             assertThat(split.recipe().members()).hasSameSizeAs(split.identifications());
             Recipe recipe = Recipe.read(TestCodec.stream(split.recipe().toBytes()));
             ByteArrayOutputStream rebuilt = new ByteArrayOutputStream();

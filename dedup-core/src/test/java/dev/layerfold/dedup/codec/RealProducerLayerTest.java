@@ -2,7 +2,6 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,23 +124,9 @@ class RealProducerLayerTest {
         assertCovered(encoder);
     }
 
-    /**
-     * layergen built with Go 1.27.3, which {@code go} fetches through the module proxy; aborts the
-     * test (fails it under CI) where that toolchain cannot be had.
-     */
+    /** layergen built with Go 1.27.3; aborts the test (fails it under CI) where that toolchain cannot be had. */
     private static synchronized Path layergen127() throws Exception {
-        Path binary = shared.resolve("layergen-go1.27.3");
-        if (!Files.exists(binary)) {
-            try {
-                Tools.sh(Path.of("src/test/layergen").toAbsolutePath(), "GOTOOLCHAIN=go1.27.3 go build -o " + binary + " .");
-            } catch (IOException e) {
-                if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                    throw e;
-                }
-                Assumptions.abort("GO 1.27 UNAVAILABLE, Go 1.27 layers NOT VERIFIED: " + e.getMessage());
-            }
-        }
-        return binary;
+        return Tools.goOracle("layergen", "go1.27.3", "Go 1.27 layers");
     }
 
     private void assertCovered(String encoder) throws Exception {

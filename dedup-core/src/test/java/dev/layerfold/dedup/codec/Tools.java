@@ -28,10 +28,19 @@ final class Tools {
      * the test where Go cannot build it (fails it under CI), naming what is then not verified.
      */
     static Path goOracle(String module, String unverified) throws IOException, InterruptedException {
-        Path binary = Path.of("target", "go-reference", module).toAbsolutePath();
+        return goOracle(module, null, unverified);
+    }
+
+    /**
+     * As {@link #goOracle(String, String)}, built with Go release {@code toolchain} (e.g. {@code go1.27.3},
+     * which {@code go} fetches through the module proxy), or the installed Go if null.
+     */
+    static Path goOracle(String module, String toolchain, String unverified) throws IOException, InterruptedException {
+        Path binary = Path.of("target", "go-reference", toolchain == null ? module : module + "-" + toolchain).toAbsolutePath();
         Files.createDirectories(binary.getParent());
         try {
-            run(Path.of("src", "test", module).toAbsolutePath(), "go", "build", "-o", binary.toString(), ".");
+            sh(Path.of("src", "test", module).toAbsolutePath(),
+                    (toolchain == null ? "" : "GOTOOLCHAIN=" + toolchain + " ") + "go build -o '" + binary + "' .");
         } catch (IOException e) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw e;

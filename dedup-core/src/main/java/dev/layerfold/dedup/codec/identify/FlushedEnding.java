@@ -5,15 +5,17 @@ import java.util.Arrays;
 /**
  * Watches the last bytes of a member's deflate stream for the ending of a stream sync-flushed right
  * before it was closed: the flush's empty stored block leaves the output byte-aligned, so it ends
- * {@code 00 00 ff ff}, and the final empty stored block that Go's writer closes with follows whole
- * ({@code 01 00 00 ff ff}). Without the flush, the final block's header shares a byte with the
- * data's last block and no empty stored block precedes it. The rebuild proves the guess.
+ * {@code 00 00 ff ff}, and the final empty block the writer closes with follows whole: a stored one
+ * from Go up to 1.26 ({@code 01 00 00 ff ff}), a fixed-Huffman one from Go 1.27's klauspost-derived
+ * writer ({@code 03 00}). Without the flush, the final block's header shares a byte with the data's
+ * last block and no empty stored block precedes it. The rebuild proves the guess.
  */
 final class FlushedEnding {
 
-    private static final byte[] ENDING = {0, 0, (byte) 0xff, (byte) 0xff, 1, 0, 0, (byte) 0xff, (byte) 0xff};
+    private static final byte[] GO = {0, 0, (byte) 0xff, (byte) 0xff, 1, 0, 0, (byte) 0xff, (byte) 0xff};
+    private static final byte[] GO_127 = {0, 0, (byte) 0xff, (byte) 0xff, 3, 0};
 
-    private final byte[] last = new byte[ENDING.length];
+    private final byte[] last = new byte[GO.length];
     private long seen;
 
     void append(byte[] data, int offset, int length) {
@@ -25,6 +27,10 @@ final class FlushedEnding {
     }
 
     boolean flushed() {
-        return seen >= ENDING.length && Arrays.equals(last, ENDING);
+        return endsWith(GO) || endsWith(GO_127);
+    }
+
+    private boolean endsWith(byte[] ending) {
+        return seen >= ending.length && Arrays.equals(last, last.length - ending.length, last.length, ending, 0, ending.length);
     }
 }
