@@ -60,6 +60,8 @@ final class PrefetchingFiles implements FileContentSource {
         this.record = record;
         this.order = order;
         this.fetchers = fetchers;
+        // The first files are read while the restore is handed to an encoder thread and its encoder is set up.
+        scheduleAhead();
     }
 
     @Override
