@@ -72,6 +72,15 @@ final class DeduplicatedLayers {
         return gzip(textTar(random, megabytes), out -> GoFlateEncoder.create(out, 6));
     }
 
+    /** The same tar through the JDK's {@code GZIPOutputStream} (zlib -6 with its defaults, as Python and most zlib tools write it). */
+    static byte[] zlibLayer(Random random, int megabytes) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(blob, 64 * 1024)) {
+            gzip.write(textTar(random, megabytes));
+        }
+        return blob.toByteArray();
+    }
+
     private static byte[] textTar(Random random, int megabytes) throws IOException {
         ByteArrayOutputStream tarBytes = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(tarBytes)) {

@@ -49,6 +49,9 @@ class RestartPointPropertyTest {
     private static final LayerRebuilder PARALLEL = new LayerRebuilder(StandardEncoders.factory(), POOL);
     private static final EncoderSpec PIGZ_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
     private static final EncoderSpec GO_6 = EncoderSpec.of(StandardEncoders.GO, 6);
+    private static final EncoderSpec ZLIB_6 = EncoderSpec.of(StandardEncoders.ZLIB, 6);
+    /** Families whose blocks end after a count of symbols (16384 in Go's, 16383 in zlib's), each up to 258 bytes. */
+    private static final List<String> SYMBOL_COUNTED_BLOCKS = List.of(StandardEncoders.GO, StandardEncoders.ZLIB);
 
     @AfterContainer
     static void stopThreads() {
@@ -105,6 +108,21 @@ class RestartPointPropertyTest {
         }
     }
 
+    /** zlib 1.2.13's levels 4 to 9, the system's libz through Python's gzip module (Python tools, and zlib's defaults elsewhere). */
+    @Test
+    void realZlibLayersAtLevels4To9GetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        for (int level = 4; level <= 9; level++) {
+            Tools.sh(dir, "python3 -c 'import gzip, sys; sys.stdout.buffer.write(gzip.compress(open(\"layer.tar\", \"rb\").read(), "
+                    + level + ", mtime=0))' > layer.tgz");
+            byte[] blob = Files.readAllBytes(dir.resolve("layer.tgz"));
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            EncoderSpec zlib = split.members().getFirst().encoder();
+            assertThat(zlib).isEqualTo(EncoderSpec.of(StandardEncoders.ZLIB, level));
+            assertThat(assertRestartsExact(blob, zlib)).as("points of %s", zlib).hasSizeGreaterThan(3);
+        }
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
@@ -118,47 +136,53 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
+        }
     }
 
     @Test
     void aWrongStateValueIsCaught() throws IOException {
         assertDamageCaught(PIGZ_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        }
     }
 
     /**
-     * Go's values can be damaged into a state that still encodes the same bits (a pending byte whose
-     * match is searched again with the same result): then the segment is right, and otherwise its
-     * digest tells. Either way no other bytes are served.
+     * Go's and zlib's values can be damaged into a state that still encodes the same bits (a pending
+     * byte whose match is searched again with the same result): then the segment is right, and
+     * otherwise its digest tells. Either way no other bytes are served.
      */
     @Test
-    void aWrongGoStateValueNeverServesOtherBytes() throws IOException {
-        for (int value = 0; value < 4; value++) {
-            int damaged = value;
-            assertDamageNeverServed(GO_6, p -> {
-                List<Integer> state = new ArrayList<>(p.state());
-                state.set(damaged, state.get(damaged) == 0 ? 1 : state.get(damaged) + (damaged == 0 ? 1000 : 1));
-                return new RestartPoint(p.inputOffset(), p.outputBitOffset(), state, p.segmentSha256());
-            });
+    void aWrongGoOrZlibStateValueNeverServesOtherBytes() throws IOException {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6)) {
+            for (int value = 0; value < 4; value++) {
+                int damaged = value;
+                assertDamageNeverServed(spec, p -> {
+                    List<Integer> state = new ArrayList<>(p.state());
+                    state.set(damaged, state.get(damaged) == 0 ? 1 : state.get(damaged) + (damaged == 0 ? 1000 : 1));
+                    return new RestartPoint(p.inputOffset(), p.outputBitOffset(), state, p.segmentSha256());
+                });
+            }
         }
     }
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -218,8 +242,8 @@ class RestartPointPropertyTest {
         Recipe recipe = Recipe.read(new ByteArrayInputStream(withPoints(split, store, blob).toBytes()));
         GzipMember member = recipe.members().getFirst();
         long tarSize = member.uncompressedSize();
-        // Go's segments end at the first block past the spacing, and a block may hold up to 16384 tokens.
-        if (tarSize > RestartableEncoders.spacing(spec, SPACING).orElseThrow() + (spec.family().equals(StandardEncoders.GO) ? 16384 * 258 : 0)) {
+        // Go's and zlib's segments end at the first block past the spacing, and a block may hold up to 16384 symbols.
+        if (tarSize > RestartableEncoders.spacing(spec, SPACING).orElseThrow() + (SYMBOL_COUNTED_BLOCKS.contains(spec.family()) ? 16384 * 258 : 0)) {
             assertThat(member.restartPoints()).as("points of %s over %d bytes", spec, tarSize).hasSizeGreaterThan(1);
         }
         byte[] tar = inflate(recipe, store);
@@ -343,7 +367,8 @@ class RestartPointPropertyTest {
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
         Arbitrary<EncoderSpec> go = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
-        return Arbitraries.oneOf(pigz, pgzip, go);
+        Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
+        return Arbitraries.oneOf(pigz, pgzip, go, zlib);
     }
 
     @Provide

@@ -7,6 +7,8 @@ import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibRestartState;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibSegmentEncoder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -30,6 +32,10 @@ import java.util.Optional;
  *       at a bit the encoder decides; points lie at the first block boundary past each requested
  *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
  *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
+ *   <li>{@code zlib} levels 4 to 9 with zlib's defaults (Python, Java, most tools linking zlib):
+ *       likewise, a block ends when the symbol buffer fills; points carry
+ *       {@link ZlibRestartState}'s four values, and the encoder reads up to its 64 KiB window past
+ *       a boundary.</li>
  * </ul>
  */
 public final class RestartableEncoders {
@@ -40,6 +46,8 @@ public final class RestartableEncoders {
     public static final int HISTORY = 32 * 1024;
     /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
     private static final int GO_LOOKAHEAD = 64 * 1024;
+    /** zlib's window buffer (twice its 32 KiB window): it reads that far ahead at most before it ends a block. */
+    private static final int ZLIB_LOOKAHEAD = 64 * 1024;
 
     private RestartableEncoders() {
     }
@@ -55,7 +63,7 @@ public final class RestartableEncoders {
      * the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
-        if (goLevel(spec).isPresent()) {
+        if (goLevel(spec).isPresent() || zlibLevel(spec).isPresent()) {
             return Optional.of(target);
         }
         Optional<Integer> block = blockSize(spec);
@@ -64,7 +72,7 @@ public final class RestartableEncoders {
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : 0;
+        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : zlibLevel(spec).isPresent() ? ZLIB_LOOKAHEAD : 0;
     }
 
     /** The block size of a family whose blocks start afresh, or empty. */
@@ -85,6 +93,12 @@ public final class RestartableEncoders {
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
+    /** zlib's level if {@code spec} is zlib at a lazy level (4 to 9) with its default memLevel, window and strategy. */
+    private static Optional<Integer> zlibLevel(EncoderSpec spec) {
+        return StandardEncoders.ZLIB.equals(spec.family()) && spec.params().isEmpty() && ZlibSegmentEncoder.restartable(spec.level())
+                ? Optional.of(spec.level()) : Optional.empty();
+    }
+
     /**
      * An encoder for the segment that starts at {@code point}, with the state rebuilt from
      * {@code history} (the member's input before the point, at least its last {@link #HISTORY}
@@ -99,6 +113,9 @@ public final class RestartableEncoders {
         }
         if (goLevel(spec).isPresent()) {
             return go(spec.level(), point, end, history, offset, length, out);
+        }
+        if (zlibLevel(spec).isPresent()) {
+            return zlib(spec.level(), point, end, history, offset, length, out);
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
@@ -186,6 +203,42 @@ public final class RestartableEncoders {
             @Override
             public void finish() throws IOException {
                 go.finish();
+            }
+        };
+    }
+
+    private static SegmentEncoder zlib(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        ZlibSegmentEncoder zlib = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                ? ZlibSegmentEncoder.start(out, level)
+                : ZlibSegmentEncoder.resume(out, level, point.outputBitOffset(), ZlibRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length);
+        if (end != Long.MAX_VALUE) {
+            zlib.endAtBlockFrom(end);
+        }
+        return new SegmentEncoder() {
+            @Override
+            public int write(byte[] data, int off, int len) throws IOException {
+                return zlib.write(data, off, len);
+            }
+
+            @Override
+            public boolean reachedEnd() {
+                return zlib.stopped().isPresent();
+            }
+
+            @Override
+            public Boundary endAtRestartPoint() throws IOException {
+                ZlibRestartState next = zlib.stopped().orElseThrow(() -> new LayerRebuildException(
+                        "the zlib segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
+                                + " with the input given"));
+                long bit = zlib.bitPosition();
+                zlib.endSegment();
+                return new Boundary(next.input(), bit, next.values());
+            }
+
+            @Override
+            public void finish() throws IOException {
+                zlib.finish();
             }
         };
     }

@@ -95,6 +95,13 @@ final class DeflateState {
     private int nextInPos;
     private int availIn;
 
+    /** The input offset of window[0]: deflate_slow's block boundaries as offsets in the whole input. */
+    private long windowBase;
+    /** deflate_slow stops at the first block boundary at or past this input offset (a segment's end). */
+    private long stopFrom = Long.MAX_VALUE;
+    /** Where deflate_slow stopped, once it did: the next segment's start. */
+    private ZlibRestartState stopped;
+
     DeflateState(PendingOutput out, ZlibSettings settings) {
         this.out = out;
         this.wSize = 1 << settings.windowBits();
@@ -136,6 +143,71 @@ final class DeflateState {
         matchLength = prevLength = MIN_MATCH - 1;
         matchAvailable = false;
         insH = 0;
+        windowBase = 0;
+        stopFrom = Long.MAX_VALUE;
+        stopped = null;
+    }
+
+    /**
+     * Continues a fresh stream (levels 4 to 9, default settings, no flushes so far) from the block
+     * boundary {@code state}, with {@code history[offset..offset+length)} the input right before it
+     * (its last 32 KiB at least, or all of it) and {@code startBit} the bits of the byte the previous
+     * block ended in. The window is rebuilt at the point's place in it, so slides fall where they did;
+     * every position before the point (and at it, for a pending literal) goes into the hash chains as
+     * deflate_slow had inserted it, through fill_window()'s {@code insert}, which reads the two bytes
+     * after each position once they arrive. Earlier positions are out of any match's reach, so the
+     * chains' older entries ended every walk anyway. The bytes past the input that longest_match() may
+     * read at the end are, after a slide, those a window size before them: they are copied so.
+     *
+     * @throws IllegalArgumentException if the state cannot be one deflate_slow stopped at
+     */
+    void resume(ZlibRestartState state, byte[] history, int offset, int length, int startBit) {
+        int w = state.windowOffset();
+        int available = state.matchAvailable() ? 1 : 0;
+        long base = state.input() - w;
+        if (base < 0 || base % wSize != 0 || w >= windowSize || state.matchLength() < MIN_MATCH - 1
+                || state.matchLength() > MAX_MATCH || state.matchDistance() < 0 || state.matchDistance() > maxDist()
+                || (state.matchLength() >= MIN_MATCH) != (state.matchDistance() > 0)
+                || available == 0 && state.matchLength() >= MIN_MATCH) {
+            throw new IllegalArgumentException("not a zlib block boundary: " + state);
+        }
+        int h = Math.min(w, wSize);
+        if (length < h) {
+            throw new IllegalArgumentException("a zlib restart point needs the " + h + " bytes of input before it, got " + length);
+        }
+        System.arraycopy(history, offset + length - h, window, w - h, h);
+        if (base > 0) {
+            int from = Math.max(w, w - h + wSize);
+            int to = Math.min(windowSize, w + wSize);
+            if (from < to) {
+                System.arraycopy(window, from - wSize, window, from, to - from);
+            }
+        }
+        windowBase = base;
+        strstart = w + available;
+        lookahead = -available;
+        insert = h + available;
+        blockStart = w;
+        matchAvailable = available == 1;
+        matchLength = state.matchLength();
+        matchStart = w - state.matchDistance();
+        lastFlush = NO_FLUSH;
+        out.startAtBit(startBit);
+    }
+
+    /** deflate_slow stops at the first block boundary at input offset {@code offset} or later. */
+    void stopAtBlockFrom(long offset) {
+        stopFrom = offset;
+    }
+
+    /** Where deflate_slow stopped, or null. */
+    ZlibRestartState stopped() {
+        return stopped;
+    }
+
+    /** The input of the last deflate() call not read into the window (after a stop: the next segment's). */
+    int unread() {
+        return availIn;
     }
 
     private void applyConfiguration() {
@@ -238,6 +310,18 @@ final class DeflateState {
         return out.bitCount();
     }
 
+    /** Hands every whole byte to the sink; returns the 0 to 7 bits left. */
+    int flushWholeBytes() {
+        out.flushPending();
+        return out.bitCount();
+    }
+
+    /** Writes the bits of a segment that stopped, its last byte padded with zero bits. */
+    void endSegment() {
+        out.windup();
+        out.flushPending();
+    }
+
     /** deflatePrime(): inserts {@code bits} (0..16) low bits of {@code value} into the output. */
     void prime(int bits, int value) {
         if (bits < 0 || bits > 16) {
@@ -259,6 +343,9 @@ final class DeflateState {
     private void deflate(int flush) {
         if (finished && flush != FINISH) {
             throw new IllegalStateException("deflate stream already finished");
+        }
+        if (stopped != null) {
+            throw new IllegalStateException("the segment stopped at its block boundary " + stopped);
         }
         int oldFlush = lastFlush;
         lastFlush = flush;
@@ -330,6 +417,7 @@ final class DeflateState {
             int more = windowSize - lookahead - strstart;
             if (strstart >= wsize + maxDist()) {
                 System.arraycopy(window, wsize, window, 0, wsize - more);
+                windowBase += wsize;
                 matchStart -= wsize;
                 strstart -= wsize;
                 blockStart -= wsize;
@@ -650,10 +738,17 @@ final class DeflateState {
                 strstart++;
                 if (bflush) {
                     flushBlock(false);
+                    if (stopReached(flush)) {
+                        return NEED_MORE;
+                    }
                 }
             } else if (matchAvailable) {
                 if (trees.tallyLit(window[strstart - 1] & 0xff)) {
                     flushBlock(false);
+                    // Here strstart is already in the hash chains and its match pending.
+                    if (stopReached(flush)) {
+                        return NEED_MORE;
+                    }
                 }
                 strstart++;
                 lookahead--;
@@ -669,6 +764,16 @@ final class DeflateState {
         }
         insert = Math.min(strstart, MIN_MATCH - 1);
         return finishBlock(flush);
+    }
+
+    /** Whether a block that just ended (without a flush asked) is the segment's end: then records the state there. */
+    private boolean stopReached(int flush) {
+        if (flush != NO_FLUSH || windowBase + strstart < stopFrom) {
+            return false;
+        }
+        stopped = new ZlibRestartState(windowBase + strstart, strstart, matchAvailable,
+                matchAvailable ? matchLength : MIN_MATCH - 1, matchAvailable && matchLength >= MIN_MATCH ? strstart - matchStart : 0);
+        return true;
     }
 
     /** deflate_rle(): runs of one byte, matches of distance one only. */
