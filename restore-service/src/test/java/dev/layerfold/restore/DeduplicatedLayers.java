@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
@@ -79,6 +80,11 @@ final class DeduplicatedLayers {
             gzip.write(textTar(random, megabytes));
         }
         return blob.toByteArray();
+    }
+
+    /** The same tar through GNU gzip -6 (this port of it writes the gzip binary's bytes): blocks of up to 32767 symbols. */
+    static byte[] gnuGzipLayer(Random random, int megabytes) throws IOException {
+        return gzip(textTar(random, megabytes), out -> GnuGzipEncoder.create(out, 6));
     }
 
     private static byte[] textTar(Random random, int megabytes) throws IOException {

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,8 +51,10 @@ class RestartPointPropertyTest {
     private static final EncoderSpec PIGZ_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
     private static final EncoderSpec GO_6 = EncoderSpec.of(StandardEncoders.GO, 6);
     private static final EncoderSpec ZLIB_6 = EncoderSpec.of(StandardEncoders.ZLIB, 6);
-    /** Families whose blocks end after a count of symbols (16384 in Go's, 16383 in zlib's), each up to 258 bytes. */
-    private static final List<String> SYMBOL_COUNTED_BLOCKS = List.of(StandardEncoders.GO, StandardEncoders.ZLIB);
+    private static final EncoderSpec GZIP_6 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 6);
+    /** Families whose blocks end after a count of symbols (at most), each up to 258 bytes: how many. */
+    private static final Map<String, Integer> SYMBOLS_PER_BLOCK = Map.of(StandardEncoders.GO, 16384, StandardEncoders.ZLIB, 16383,
+            StandardEncoders.GNU_GZIP, 32767);
 
     @AfterContainer
     static void stopThreads() {
@@ -123,6 +126,20 @@ class RestartPointPropertyTest {
         }
     }
 
+    /** GNU gzip 1.12's own deflate at levels 4 to 9 (the {@code gzip} binary: scripts, older tools). */
+    @Test
+    void realGnuGzipLayersAtLevels4To9GetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        for (int level = 4; level <= 9; level++) {
+            Tools.sh(dir, "gzip -n -" + level + " -c layer.tar > layer.tgz");
+            byte[] blob = Files.readAllBytes(dir.resolve("layer.tgz"));
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            EncoderSpec gzip = split.members().getFirst().encoder();
+            assertThat(gzip).isEqualTo(EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
+            assertThat(assertRestartsExact(blob, gzip)).as("points of %s", gzip).hasSizeGreaterThan(3);
+        }
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
@@ -136,10 +153,10 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -148,20 +165,20 @@ class RestartPointPropertyTest {
     @Test
     void aWrongStateValueIsCaught() throws IOException {
         assertDamageCaught(PIGZ_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         }
     }
 
     /**
-     * Go's and zlib's values can be damaged into a state that still encodes the same bits (a pending
+     * Go's, zlib's and GNU gzip's values can be damaged into a state that still encodes the same bits (a pending
      * byte whose match is searched again with the same result): then the segment is right, and
      * otherwise its digest tells. Either way no other bytes are served.
      */
     @Test
-    void aWrongGoOrZlibStateValueNeverServesOtherBytes() throws IOException {
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6)) {
+    void aWrongStateValueOfABitAlignedPointNeverServesOtherBytes() throws IOException {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6)) {
             for (int value = 0; value < 4; value++) {
                 int damaged = value;
                 assertDamageNeverServed(spec, p -> {
@@ -175,14 +192,14 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -202,7 +219,8 @@ class RestartPointPropertyTest {
     }
 
     private static Damaged assertDamageNeverServed(EncoderSpec spec, UnaryOperator<RestartPoint> damage) throws IOException {
-        byte[] tar = tarOfRealFiles(600_000);
+        // GNU gzip's blocks hold up to 32767 symbols: more tar for as many points.
+        byte[] tar = tarOfRealFiles(spec.family().equals(StandardEncoders.GNU_GZIP) ? 2_000_000 : 600_000);
         byte[] blob = layer(tar, spec);
         MemoryFileStore store = new MemoryFileStore();
         Recipe recipe = withPoints(splitter(spec).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
@@ -242,8 +260,8 @@ class RestartPointPropertyTest {
         Recipe recipe = Recipe.read(new ByteArrayInputStream(withPoints(split, store, blob).toBytes()));
         GzipMember member = recipe.members().getFirst();
         long tarSize = member.uncompressedSize();
-        // Go's and zlib's segments end at the first block past the spacing, and a block may hold up to 16384 symbols.
-        if (tarSize > RestartableEncoders.spacing(spec, SPACING).orElseThrow() + (SYMBOL_COUNTED_BLOCKS.contains(spec.family()) ? 16384 * 258 : 0)) {
+        // Go's, zlib's and GNU gzip's segments end at the first block past the spacing, and a block may hold that many symbols.
+        if (tarSize > RestartableEncoders.spacing(spec, SPACING).orElseThrow() + SYMBOLS_PER_BLOCK.getOrDefault(spec.family(), 0) * 258L) {
             assertThat(member.restartPoints()).as("points of %s over %d bytes", spec, tarSize).hasSizeGreaterThan(1);
         }
         byte[] tar = inflate(recipe, store);
@@ -368,7 +386,8 @@ class RestartPointPropertyTest {
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
         Arbitrary<EncoderSpec> go = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
-        return Arbitraries.oneOf(pigz, pgzip, go, zlib);
+        Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
+        return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip);
     }
 
     @Provide

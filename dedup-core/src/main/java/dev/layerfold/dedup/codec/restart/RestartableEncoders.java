@@ -7,8 +7,8 @@ import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
-import dev.layerfold.dedup.codec.deflate.zlib.ZlibRestartState;
-import dev.layerfold.dedup.codec.deflate.zlib.ZlibSegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.LazyRestartState;
+import dev.layerfold.dedup.codec.deflate.zlib.LazySegmentEncoder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -32,10 +32,10 @@ import java.util.Optional;
  *       at a bit the encoder decides; points lie at the first block boundary past each requested
  *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
  *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
- *   <li>{@code zlib} levels 4 to 9 with zlib's defaults (Python, Java, most tools linking zlib):
- *       likewise, a block ends when the symbol buffer fills; points carry
- *       {@link ZlibRestartState}'s four values, and the encoder reads up to its 64 KiB window past
- *       a boundary.</li>
+ *   <li>{@code zlib} levels 4 to 9 with zlib's defaults (Python, Java, most tools linking zlib) and
+ *       GNU {@code gzip} 4 to 9 (scripts): likewise, a block ends when the symbol buffer fills (or
+ *       where GNU gzip guesses ending pays); points carry {@link LazyRestartState}'s four values, and
+ *       the encoder reads up to its 64 KiB window past a boundary.</li>
  * </ul>
  */
 public final class RestartableEncoders {
@@ -46,8 +46,8 @@ public final class RestartableEncoders {
     public static final int HISTORY = 32 * 1024;
     /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
     private static final int GO_LOOKAHEAD = 64 * 1024;
-    /** zlib's window buffer (twice its 32 KiB window): it reads that far ahead at most before it ends a block. */
-    private static final int ZLIB_LOOKAHEAD = 64 * 1024;
+    /** zlib's and GNU gzip's window buffer (twice their 32 KiB window): they read that far ahead at most before they end a block. */
+    private static final int LAZY_LOOKAHEAD = 64 * 1024;
 
     private RestartableEncoders() {
     }
@@ -63,7 +63,7 @@ public final class RestartableEncoders {
      * the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
-        if (goLevel(spec).isPresent() || zlibLevel(spec).isPresent()) {
+        if (goLevel(spec).isPresent() || lazyDeflate(spec).isPresent()) {
             return Optional.of(target);
         }
         Optional<Integer> block = blockSize(spec);
@@ -72,7 +72,7 @@ public final class RestartableEncoders {
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : zlibLevel(spec).isPresent() ? ZLIB_LOOKAHEAD : 0;
+        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LAZY_LOOKAHEAD : 0;
     }
 
     /** The block size of a family whose blocks start afresh, or empty. */
@@ -93,10 +93,19 @@ public final class RestartableEncoders {
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
-    /** zlib's level if {@code spec} is zlib at a lazy level (4 to 9) with its default memLevel, window and strategy. */
-    private static Optional<Integer> zlibLevel(EncoderSpec spec) {
-        return StandardEncoders.ZLIB.equals(spec.family()) && spec.params().isEmpty() && ZlibSegmentEncoder.restartable(spec.level())
-                ? Optional.of(spec.level()) : Optional.empty();
+    /**
+     * The lazy-matching deflate {@code spec} names if it resumes: zlib at a lazy level (4 to 9) with its
+     * default memLevel, window and strategy, or GNU gzip at one.
+     */
+    private static Optional<LazySegmentEncoder.Deflate> lazyDeflate(EncoderSpec spec) {
+        if (!spec.params().isEmpty() || !LazySegmentEncoder.restartable(spec.level())) {
+            return Optional.empty();
+        }
+        return switch (spec.family()) {
+            case StandardEncoders.ZLIB -> Optional.of(LazySegmentEncoder.Deflate.ZLIB);
+            case StandardEncoders.GNU_GZIP -> Optional.of(LazySegmentEncoder.Deflate.GNU_GZIP);
+            default -> Optional.empty();
+        };
     }
 
     /**
@@ -114,8 +123,9 @@ public final class RestartableEncoders {
         if (goLevel(spec).isPresent()) {
             return go(spec.level(), point, end, history, offset, length, out);
         }
-        if (zlibLevel(spec).isPresent()) {
-            return zlib(spec.level(), point, end, history, offset, length, out);
+        Optional<LazySegmentEncoder.Deflate> lazy = lazyDeflate(spec);
+        if (lazy.isPresent()) {
+            return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
@@ -207,38 +217,39 @@ public final class RestartableEncoders {
         };
     }
 
-    private static SegmentEncoder zlib(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        ZlibSegmentEncoder zlib = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
-                ? ZlibSegmentEncoder.start(out, level)
-                : ZlibSegmentEncoder.resume(out, level, point.outputBitOffset(), ZlibRestartState.of(point.inputOffset(), point.state()),
+    private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
+                                       int length, OutputStream out) {
+        LazySegmentEncoder segment = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                ? LazySegmentEncoder.start(encoder, out, level)
+                : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
                         history, offset, length);
         if (end != Long.MAX_VALUE) {
-            zlib.endAtBlockFrom(end);
+            segment.endAtBlockFrom(end);
         }
         return new SegmentEncoder() {
             @Override
             public int write(byte[] data, int off, int len) throws IOException {
-                return zlib.write(data, off, len);
+                return segment.write(data, off, len);
             }
 
             @Override
             public boolean reachedEnd() {
-                return zlib.stopped().isPresent();
+                return segment.stopped().isPresent();
             }
 
             @Override
             public Boundary endAtRestartPoint() throws IOException {
-                ZlibRestartState next = zlib.stopped().orElseThrow(() -> new LayerRebuildException(
-                        "the zlib segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
+                LazyRestartState next = segment.stopped().orElseThrow(() -> new LayerRebuildException(
+                        "the " + encoder + " segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
                                 + " with the input given"));
-                long bit = zlib.bitPosition();
-                zlib.endSegment();
+                long bit = segment.bitPosition();
+                segment.endSegment();
                 return new Boundary(next.input(), bit, next.values());
             }
 
             @Override
             public void finish() throws IOException {
-                zlib.finish();
+                segment.finish();
             }
         };
     }

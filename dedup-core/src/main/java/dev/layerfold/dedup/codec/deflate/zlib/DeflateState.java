@@ -14,7 +14,7 @@ import java.util.Arrays;
  * C code statement for statement, including the bytes left in the window from earlier input, which
  * longest_match() may read past the lookahead and which therefore influence which match wins.
  */
-final class DeflateState {
+final class DeflateState implements LazyDeflate {
 
     // deflate()'s flush values, zlib's numbering (ZlibFlush's ordinals); Z_SYNC_FLUSH needs no name here.
     static final int NO_FLUSH = 0;
@@ -50,6 +50,8 @@ final class DeflateState {
         {32, 128, 258, 1024, 2},
         {32, 258, 258, 4096, 2},
     };
+
+    private static final byte[] NO_INPUT = new byte[0];
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.LITTLE_ENDIAN);
@@ -100,7 +102,7 @@ final class DeflateState {
     /** deflate_slow stops at the first block boundary at or past this input offset (a segment's end). */
     private long stopFrom = Long.MAX_VALUE;
     /** Where deflate_slow stopped, once it did: the next segment's start. */
-    private ZlibRestartState stopped;
+    private LazyRestartState stopped;
 
     DeflateState(PendingOutput out, ZlibSettings settings) {
         this.out = out;
@@ -149,44 +151,25 @@ final class DeflateState {
     }
 
     /**
-     * Continues a fresh stream (levels 4 to 9, default settings, no flushes so far) from the block
-     * boundary {@code state}, with {@code history[offset..offset+length)} the input right before it
-     * (its last 32 KiB at least, or all of it) and {@code startBit} the bits of the byte the previous
-     * block ended in. The window is rebuilt at the point's place in it, so slides fall where they did;
+     * Continues a fresh stream (levels 4 to 9, default settings, no flushes so far) from a block
+     * boundary. The window is rebuilt at the point's place in it, so slides fall where they did;
      * every position before the point (and at it, for a pending literal) goes into the hash chains as
      * deflate_slow had inserted it, through fill_window()'s {@code insert}, which reads the two bytes
      * after each position once they arrive. Earlier positions are out of any match's reach, so the
-     * chains' older entries ended every walk anyway. The bytes past the input that longest_match() may
-     * read at the end are, after a slide, those a window size before them: they are copied so.
+     * chains' older entries ended every walk anyway.
      *
      * @throws IllegalArgumentException if the state cannot be one deflate_slow stopped at
      */
-    void resume(ZlibRestartState state, byte[] history, int offset, int length, int startBit) {
+    @Override
+    public void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
+        state.placeHistory(window, windowSize, history, offset, length);
         int w = state.windowOffset();
         int available = state.matchAvailable() ? 1 : 0;
-        long base = state.input() - w;
-        if (base < 0 || base % wSize != 0 || w >= windowSize || state.matchLength() < MIN_MATCH - 1
-                || state.matchLength() > MAX_MATCH || state.matchDistance() < 0 || state.matchDistance() > maxDist()
-                || (state.matchLength() >= MIN_MATCH) != (state.matchDistance() > 0)
-                || available == 0 && state.matchLength() >= MIN_MATCH) {
-            throw new IllegalArgumentException("not a zlib block boundary: " + state);
-        }
-        int h = Math.min(w, wSize);
-        if (length < h) {
-            throw new IllegalArgumentException("a zlib restart point needs the " + h + " bytes of input before it, got " + length);
-        }
-        System.arraycopy(history, offset + length - h, window, w - h, h);
-        if (base > 0) {
-            int from = Math.max(w, w - h + wSize);
-            int to = Math.min(windowSize, w + wSize);
-            if (from < to) {
-                System.arraycopy(window, from - wSize, window, from, to - from);
-            }
-        }
-        windowBase = base;
+        windowBase = state.windowBase();
+        // A pending literal was already taken from the lookahead: the point's byte is read to window[w].
         strstart = w + available;
         lookahead = -available;
-        insert = h + available;
+        insert = state.history() + available;
         blockStart = w;
         matchAvailable = available == 1;
         matchLength = state.matchLength();
@@ -195,19 +178,25 @@ final class DeflateState {
         out.startAtBit(startBit);
     }
 
-    /** deflate_slow stops at the first block boundary at input offset {@code offset} or later. */
-    void stopAtBlockFrom(long offset) {
+    @Override
+    public void stopAtBlockFrom(long offset) {
         stopFrom = offset;
     }
 
-    /** Where deflate_slow stopped, or null. */
-    ZlibRestartState stopped() {
+    @Override
+    public LazyRestartState stopped() {
         return stopped;
     }
 
-    /** The input of the last deflate() call not read into the window (after a stop: the next segment's). */
-    int unread() {
-        return availIn;
+    @Override
+    public int take(byte[] data, int offset, int length) {
+        deflate(data, offset, length, NO_FLUSH);
+        return length - availIn;
+    }
+
+    @Override
+    public void finish() {
+        deflate(NO_INPUT, 0, 0, FINISH);
     }
 
     private void applyConfiguration() {
@@ -310,14 +299,14 @@ final class DeflateState {
         return out.bitCount();
     }
 
-    /** Hands every whole byte to the sink; returns the 0 to 7 bits left. */
-    int flushWholeBytes() {
+    @Override
+    public int flushWholeBytes() {
         out.flushPending();
         return out.bitCount();
     }
 
-    /** Writes the bits of a segment that stopped, its last byte padded with zero bits. */
-    void endSegment() {
+    @Override
+    public void endSegment() {
         out.windup();
         out.flushPending();
     }
@@ -771,8 +760,7 @@ final class DeflateState {
         if (flush != NO_FLUSH || windowBase + strstart < stopFrom) {
             return false;
         }
-        stopped = new ZlibRestartState(windowBase + strstart, strstart, matchAvailable,
-                matchAvailable ? matchLength : MIN_MATCH - 1, matchAvailable && matchLength >= MIN_MATCH ? strstart - matchStart : 0);
+        stopped = LazyRestartState.at(windowBase, strstart, matchAvailable, matchLength, matchStart);
         return true;
     }
 
