@@ -59,7 +59,7 @@ public final class RestartableEncoders {
 
     /**
      * How far apart points of {@code spec} lie: a multiple of its block size near {@code target}
-     * (for Go, the encoder ends a segment at its first block boundary at or past it), or empty if
+     * (for Go, zlib and GNU gzip, the encoder ends a segment at its first block boundary at or past it), or empty if
      * the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
