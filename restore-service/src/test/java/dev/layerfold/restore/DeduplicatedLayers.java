@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
@@ -75,6 +76,20 @@ final class DeduplicatedLayers {
     /** The same tar through Go's {@code compress/gzip} -6, as docker and buildkit write it: points inside bytes, with state values. */
     static byte[] goLayer(Random random, int megabytes) throws IOException {
         return gzip(textTar(random, megabytes), out -> GoFlateEncoder.create(out, 6));
+    }
+
+    /** The same tar through the JDK's {@code GZIPOutputStream} (zlib -6 with its defaults, as Python and most zlib tools write it). */
+    static byte[] zlibLayer(Random random, int megabytes) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (GZIPOutputStream gzip = new GZIPOutputStream(blob, 64 * 1024)) {
+            gzip.write(textTar(random, megabytes));
+        }
+        return blob.toByteArray();
+    }
+
+    /** The same tar through GNU gzip -6 (this port of it writes the gzip binary's bytes): blocks of up to 32767 symbols. */
+    static byte[] gnuGzipLayer(Random random, int megabytes) throws IOException {
+        return gzip(textTar(random, megabytes), out -> GnuGzipEncoder.create(out, 6));
     }
 
     private static byte[] textTar(Random random, int megabytes) throws IOException {

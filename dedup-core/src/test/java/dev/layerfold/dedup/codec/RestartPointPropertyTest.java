@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,6 +50,11 @@ class RestartPointPropertyTest {
     private static final LayerRebuilder PARALLEL = new LayerRebuilder(StandardEncoders.factory(), POOL);
     private static final EncoderSpec PIGZ_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
     private static final EncoderSpec GO_6 = EncoderSpec.of(StandardEncoders.GO, 6);
+    private static final EncoderSpec ZLIB_6 = EncoderSpec.of(StandardEncoders.ZLIB, 6);
+    private static final EncoderSpec GZIP_6 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 6);
+    /** Families whose blocks end after a count of symbols (at most), each up to 258 bytes: how many. */
+    private static final Map<String, Integer> SYMBOLS_PER_BLOCK = Map.of(StandardEncoders.GO, 16384, StandardEncoders.ZLIB, 16383,
+            StandardEncoders.GNU_GZIP, 32767);
 
     @AfterContainer
     static void stopThreads() {
@@ -105,6 +111,35 @@ class RestartPointPropertyTest {
         }
     }
 
+    /** zlib 1.2.13's levels 4 to 9, the system's libz through Python's gzip module (Python tools, and zlib's defaults elsewhere). */
+    @Test
+    void realZlibLayersAtLevels4To9GetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        for (int level = 4; level <= 9; level++) {
+            Tools.sh(dir, "python3 -c 'import gzip, sys; sys.stdout.buffer.write(gzip.compress(open(\"layer.tar\", \"rb\").read(), "
+                    + level + ", mtime=0))' > layer.tgz");
+            byte[] blob = Files.readAllBytes(dir.resolve("layer.tgz"));
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            EncoderSpec zlib = split.members().getFirst().encoder();
+            assertThat(zlib).isEqualTo(EncoderSpec.of(StandardEncoders.ZLIB, level));
+            assertThat(assertRestartsExact(blob, zlib)).as("points of %s", zlib).hasSizeGreaterThan(3);
+        }
+    }
+
+    /** GNU gzip 1.12's own deflate at levels 4 to 9 (the {@code gzip} binary: scripts, older tools). */
+    @Test
+    void realGnuGzipLayersAtLevels4To9GetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        for (int level = 4; level <= 9; level++) {
+            Tools.sh(dir, "gzip -n -" + level + " -c layer.tar > layer.tgz");
+            byte[] blob = Files.readAllBytes(dir.resolve("layer.tgz"));
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            EncoderSpec gzip = split.members().getFirst().encoder();
+            assertThat(gzip).isEqualTo(EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
+            assertThat(assertRestartsExact(blob, gzip)).as("points of %s", gzip).hasSizeGreaterThan(3);
+        }
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
@@ -118,47 +153,53 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
+        }
     }
 
     @Test
     void aWrongStateValueIsCaught() throws IOException {
         assertDamageCaught(PIGZ_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        assertDamageCaught(GO_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        }
     }
 
     /**
-     * Go's values can be damaged into a state that still encodes the same bits (a pending byte whose
-     * match is searched again with the same result): then the segment is right, and otherwise its
-     * digest tells. Either way no other bytes are served.
+     * Go's, zlib's and GNU gzip's values can be damaged into a state that still encodes the same bits (a pending
+     * byte whose match is searched again with the same result): then the segment is right, and
+     * otherwise its digest tells. Either way no other bytes are served.
      */
     @Test
-    void aWrongGoStateValueNeverServesOtherBytes() throws IOException {
-        for (int value = 0; value < 4; value++) {
-            int damaged = value;
-            assertDamageNeverServed(GO_6, p -> {
-                List<Integer> state = new ArrayList<>(p.state());
-                state.set(damaged, state.get(damaged) == 0 ? 1 : state.get(damaged) + (damaged == 0 ? 1000 : 1));
-                return new RestartPoint(p.inputOffset(), p.outputBitOffset(), state, p.segmentSha256());
-            });
+    void aWrongStateValueOfABitAlignedPointNeverServesOtherBytes() throws IOException {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6)) {
+            for (int value = 0; value < 4; value++) {
+                int damaged = value;
+                assertDamageNeverServed(spec, p -> {
+                    List<Integer> state = new ArrayList<>(p.state());
+                    state.set(damaged, state.get(damaged) == 0 ? 1 : state.get(damaged) + (damaged == 0 ? 1000 : 1));
+                    return new RestartPoint(p.inputOffset(), p.outputBitOffset(), state, p.segmentSha256());
+                });
+            }
         }
     }
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -178,7 +219,8 @@ class RestartPointPropertyTest {
     }
 
     private static Damaged assertDamageNeverServed(EncoderSpec spec, UnaryOperator<RestartPoint> damage) throws IOException {
-        byte[] tar = tarOfRealFiles(600_000);
+        // GNU gzip's blocks hold up to 32767 symbols: more tar for as many points.
+        byte[] tar = tarOfRealFiles(spec.family().equals(StandardEncoders.GNU_GZIP) ? 2_000_000 : 600_000);
         byte[] blob = layer(tar, spec);
         MemoryFileStore store = new MemoryFileStore();
         Recipe recipe = withPoints(splitter(spec).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
@@ -218,8 +260,8 @@ class RestartPointPropertyTest {
         Recipe recipe = Recipe.read(new ByteArrayInputStream(withPoints(split, store, blob).toBytes()));
         GzipMember member = recipe.members().getFirst();
         long tarSize = member.uncompressedSize();
-        // Go's segments end at the first block past the spacing, and a block may hold up to 16384 tokens.
-        if (tarSize > RestartableEncoders.spacing(spec, SPACING).orElseThrow() + (spec.family().equals(StandardEncoders.GO) ? 16384 * 258 : 0)) {
+        // Go's, zlib's and GNU gzip's segments end at the first block past the spacing, and a block may hold that many symbols.
+        if (tarSize > RestartableEncoders.spacing(spec, SPACING).orElseThrow() + SYMBOLS_PER_BLOCK.getOrDefault(spec.family(), 0) * 258L) {
             assertThat(member.restartPoints()).as("points of %s over %d bytes", spec, tarSize).hasSizeGreaterThan(1);
         }
         byte[] tar = inflate(recipe, store);
@@ -343,7 +385,9 @@ class RestartPointPropertyTest {
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
         Arbitrary<EncoderSpec> go = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
-        return Arbitraries.oneOf(pigz, pgzip, go);
+        Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
+        Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
+        return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip);
     }
 
     @Provide

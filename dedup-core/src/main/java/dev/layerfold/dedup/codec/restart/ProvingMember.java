@@ -86,7 +86,7 @@ public final class ProvingMember implements DeflateEncoder {
 
     /**
      * The member with its candidate points; they hold only once the layer's bytes proved right. None
-     * if there is only the start (Go's encoder reached no block boundary past the spacing).
+     * if there is only the start (Go's, zlib's or GNU gzip's encoder reached no block boundary past the spacing).
      */
     public GzipMember withCandidates() {
         return candidates.size() > 1 ? member.withRestartPoints(candidates) : member;

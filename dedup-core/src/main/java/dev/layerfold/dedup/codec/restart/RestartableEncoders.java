@@ -7,6 +7,8 @@ import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.LazyRestartState;
+import dev.layerfold.dedup.codec.deflate.zlib.LazySegmentEncoder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -30,6 +32,10 @@ import java.util.Optional;
  *       at a bit the encoder decides; points lie at the first block boundary past each requested
  *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
  *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
+ *   <li>{@code zlib} levels 4 to 9 with zlib's defaults (Python, Java, most tools linking zlib) and
+ *       GNU {@code gzip} 4 to 9 (scripts): likewise, a block ends when the symbol buffer fills (or
+ *       where GNU gzip guesses ending pays); points carry {@link LazyRestartState}'s four values, and
+ *       the encoder reads up to its 64 KiB window past a boundary.</li>
  * </ul>
  */
 public final class RestartableEncoders {
@@ -40,6 +46,8 @@ public final class RestartableEncoders {
     public static final int HISTORY = 32 * 1024;
     /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
     private static final int GO_LOOKAHEAD = 64 * 1024;
+    /** zlib's and GNU gzip's window buffer (twice their 32 KiB window): they read that far ahead at most before they end a block. */
+    private static final int LAZY_LOOKAHEAD = 64 * 1024;
 
     private RestartableEncoders() {
     }
@@ -51,11 +59,11 @@ public final class RestartableEncoders {
 
     /**
      * How far apart points of {@code spec} lie: a multiple of its block size near {@code target}
-     * (for Go, the encoder ends a segment at its first block boundary at or past it), or empty if
+     * (for Go, zlib and GNU gzip, the encoder ends a segment at its first block boundary at or past it), or empty if
      * the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
-        if (goLevel(spec).isPresent()) {
+        if (goLevel(spec).isPresent() || lazyDeflate(spec).isPresent()) {
             return Optional.of(target);
         }
         Optional<Integer> block = blockSize(spec);
@@ -64,7 +72,7 @@ public final class RestartableEncoders {
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : 0;
+        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LAZY_LOOKAHEAD : 0;
     }
 
     /** The block size of a family whose blocks start afresh, or empty. */
@@ -86,6 +94,21 @@ public final class RestartableEncoders {
     }
 
     /**
+     * The lazy-matching deflate {@code spec} names if it resumes: zlib at a lazy level (4 to 9) with its
+     * default memLevel, window and strategy, or GNU gzip at one.
+     */
+    private static Optional<LazySegmentEncoder.Deflate> lazyDeflate(EncoderSpec spec) {
+        if (!spec.params().isEmpty() || !LazySegmentEncoder.restartable(spec.level())) {
+            return Optional.empty();
+        }
+        return switch (spec.family()) {
+            case StandardEncoders.ZLIB -> Optional.of(LazySegmentEncoder.Deflate.ZLIB);
+            case StandardEncoders.GNU_GZIP -> Optional.of(LazySegmentEncoder.Deflate.GNU_GZIP);
+            default -> Optional.empty();
+        };
+    }
+
+    /**
      * An encoder for the segment that starts at {@code point}, with the state rebuilt from
      * {@code history} (the member's input before the point, at least its last {@link #HISTORY}
      * bytes) and the point's state values, ending at the first block boundary at or past input
@@ -99,6 +122,10 @@ public final class RestartableEncoders {
         }
         if (goLevel(spec).isPresent()) {
             return go(spec.level(), point, end, history, offset, length, out);
+        }
+        Optional<LazySegmentEncoder.Deflate> lazy = lazyDeflate(spec);
+        if (lazy.isPresent()) {
+            return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
@@ -186,6 +213,43 @@ public final class RestartableEncoders {
             @Override
             public void finish() throws IOException {
                 go.finish();
+            }
+        };
+    }
+
+    private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
+                                       int length, OutputStream out) {
+        LazySegmentEncoder segment = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                ? LazySegmentEncoder.start(encoder, out, level)
+                : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length);
+        if (end != Long.MAX_VALUE) {
+            segment.endAtBlockFrom(end);
+        }
+        return new SegmentEncoder() {
+            @Override
+            public int write(byte[] data, int off, int len) throws IOException {
+                return segment.write(data, off, len);
+            }
+
+            @Override
+            public boolean reachedEnd() {
+                return segment.stopped().isPresent();
+            }
+
+            @Override
+            public Boundary endAtRestartPoint() throws IOException {
+                LazyRestartState next = segment.stopped().orElseThrow(() -> new LayerRebuildException(
+                        "the " + encoder + " segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
+                                + " with the input given"));
+                long bit = segment.bitPosition();
+                segment.endSegment();
+                return new Boundary(next.input(), bit, next.values());
+            }
+
+            @Override
+            public void finish() throws IOException {
+                segment.finish();
             }
         };
     }

@@ -7,7 +7,7 @@ import java.util.List;
  * Encodes one segment of a gzip member: from a restart point (or the member's start) to the block
  * boundary it was asked to end at (or the member's end), writing the segment's bytes as defined by
  * {@link dev.layerfold.dedup.codec.recipe.RestartPoint}. Some families decide where the boundary
- * lies (Go's blocks end after a count of tokens) and read input past it before they know: the
+ * lies (Go's, zlib's and GNU gzip's blocks end after a count of symbols) and read input past it before they know: the
  * caller gives input until {@link #reachedEnd()} or up to {@link RestartableEncoders#lookahead}
  * bytes past the boundary. Not thread-safe.
  */

@@ -7,7 +7,7 @@ import java.security.NoSuchAlgorithmException;
 
 /**
  * Writes segments one after another into a member's deflate stream. A segment that starts inside a
- * byte (Go's blocks are not byte aligned) shares that byte with the one before: each wrote it with
+ * byte (Go's, zlib's and GNU gzip's blocks are not byte aligned) shares that byte with the one before: each wrote it with
  * the other's bits zero, so it goes out as the OR of both. The last byte written is therefore held
  * until the next segment shows whether it shares it. A resumed rebuild starts at its first whole
  * byte: a shared first byte with nothing before it is dropped. Also gives each segment's sha256 over

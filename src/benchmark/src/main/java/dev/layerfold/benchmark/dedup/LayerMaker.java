@@ -56,6 +56,7 @@ final class LayerMaker {
                         root.toString());
                 case PIGZ_9, PIGZ_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -"
                         + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");
+                case GNU_GZIP_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | gzip -n -6 > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();

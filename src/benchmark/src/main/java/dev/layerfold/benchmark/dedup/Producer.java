@@ -14,7 +14,9 @@ enum Producer {
     /** pigz's default level, {@code pigz -6}. */
     PIGZ_6("pigz-6", "pigz default (pigz -6)"),
     /** Jib and other Java tools: GNU tar here, through {@code java.util.zip.GZIPOutputStream} (zlib -6). */
-    JDK_ZLIB_6("jdk-6", "Jib (JDK zlib -6)");
+    JDK_ZLIB_6("jdk-6", "Jib (JDK zlib -6)"),
+    /** Scripts and older tools: GNU tar through GNU {@code gzip -6}. Only the restart suite measures it. */
+    GNU_GZIP_6("gzip-6", "scripts (GNU gzip -6)");
 
     final String label;
     final String description;

@@ -14,9 +14,10 @@ import java.util.Map;
  * Restart points (issue 14): a deduplicated layer's restore on one thread against two (the speed-up),
  * against serving it intact, a {@code Range} request for its last MB against a whole restore, and what
  * finding and verifying the points (the proof encoding in pieces) adds to the dedup worker's CPU. Layers of this machine's system
- * files through the real {@code pigz -6} and Go's {@code compress/gzip} -6 (docker's), wall time in
+ * files through the real {@code pigz -6}, Go's {@code compress/gzip} -6 (docker's), zlib -6 (the JDK's, as Jib writes it) and GNU
+ * {@code gzip -6}, wall time in
  * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale};
- * {@code layerfold.benchmark.restart.producers} picks the producers (labels, e.g. {@code go-6}).
+ * {@code layerfold.benchmark.restart.producers} picks the producers (labels, e.g. {@code go-6}, {@code zlib-6}, {@code gzip-6}).
  */
 public final class RestartBenchmark implements Benchmark {
 
@@ -25,14 +26,19 @@ public final class RestartBenchmark implements Benchmark {
     private static final int ROUNDS = Integer.getInteger("layerfold.benchmark.restart.rounds", 3);
     private static final long LAST_MB = 1 << 20;
     /** Which producers' layers to measure (labels, comma-separated): all by default. */
-    private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restart.producers", "pigz-6,go-6").split(","));
+    private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restart.producers", "pigz-6,go-6,zlib-6,gzip-6").split(","));
 
-    private record Layer(Producer producer, long tarBytes) {
+    /** A layer to measure: its producer's label here (the encoder family and level), the producer, its tar's size. */
+    private record Layer(String label, Producer producer, long tarBytes) {
     }
 
-    /** pigz -6 at two sizes; Go -6 (docker, buildkit), whose points lie inside bytes and carry state values, beside pigz's of the same size. */
-    private static final List<Layer> LAYERS = List.of(new Layer(Producer.PIGZ_6, 32L << 20), new Layer(Producer.GO_6, 32L << 20),
-            new Layer(Producer.PIGZ_6, 100L << 20));
+    /**
+     * pigz -6 at two sizes; Go -6 (docker, buildkit), zlib -6 and GNU gzip -6, whose points lie inside bytes and carry state values,
+     * beside pigz's of the same size.
+     */
+    private static final List<Layer> LAYERS = List.of(new Layer("pigz-6", Producer.PIGZ_6, 32L << 20), new Layer("go-6", Producer.GO_6, 32L << 20),
+            new Layer("zlib-6", Producer.JDK_ZLIB_6, 32L << 20), new Layer("gzip-6", Producer.GNU_GZIP_6, 32L << 20),
+            new Layer("pigz-6", Producer.PIGZ_6, 100L << 20));
 
     @Override
     public String name() {
@@ -45,12 +51,12 @@ public final class RestartBenchmark implements Benchmark {
         try {
             LayerMaker maker = LayerMaker.in(work);
             for (Layer wanted : LAYERS) {
-                if (!PRODUCERS.contains(wanted.producer().label) || !maker.canMake(wanted.producer())) {
+                if (!PRODUCERS.contains(wanted.label()) || !maker.canMake(wanted.producer())) {
                     continue;
                 }
                 long size = scaled(wanted.tarBytes());
                 List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
-                ProducedLayer layer = maker.make(wanted.producer().label, files, Instant.parse("2026-02-01T00:00:00Z"), wanted.producer());
+                ProducedLayer layer = maker.make(wanted.label(), files, Instant.parse("2026-02-01T00:00:00Z"), wanted.producer());
                 System.out.println(SUITE + ", " + layer);
                 measure(work, layer, report);
             }
@@ -60,7 +66,7 @@ public final class RestartBenchmark implements Benchmark {
     }
 
     private static void measure(Path work, ProducedLayer layer, BenchmarkReport report) throws Exception {
-        String name = String.format("%.0f MB %s", layer.tarMegabytes(), layer.producer().label);
+        String name = String.format("%.0f MB %s", layer.tarMegabytes(), layer.name());
         double[] dedupCpu = new double[ROUNDS];
         double[] withoutPoints = new double[ROUNDS];
         double[] oneThread = new double[ROUNDS];

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * C code statement for statement, including the bytes left in the window from earlier input, which
  * longest_match() may read past the lookahead and which therefore influence which match wins.
  */
-final class DeflateState {
+final class DeflateState implements LazyDeflate {
 
     // deflate()'s flush values, zlib's numbering (ZlibFlush's ordinals); Z_SYNC_FLUSH needs no name here.
     static final int NO_FLUSH = 0;
@@ -50,6 +50,8 @@ final class DeflateState {
         {32, 128, 258, 1024, 2},
         {32, 258, 258, 4096, 2},
     };
+
+    private static final byte[] NO_INPUT = new byte[0];
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.LITTLE_ENDIAN);
@@ -95,6 +97,13 @@ final class DeflateState {
     private int nextInPos;
     private int availIn;
 
+    /** The input offset of window[0]: deflate_slow's block boundaries as offsets in the whole input. */
+    private long windowBase;
+    /** deflate_slow stops at the first block boundary at or past this input offset (a segment's end). */
+    private long stopFrom = Long.MAX_VALUE;
+    /** Where deflate_slow stopped, once it did: the next segment's start. */
+    private LazyRestartState stopped;
+
     DeflateState(PendingOutput out, ZlibSettings settings) {
         this.out = out;
         this.wSize = 1 << settings.windowBits();
@@ -136,6 +145,58 @@ final class DeflateState {
         matchLength = prevLength = MIN_MATCH - 1;
         matchAvailable = false;
         insH = 0;
+        windowBase = 0;
+        stopFrom = Long.MAX_VALUE;
+        stopped = null;
+    }
+
+    /**
+     * Continues a fresh stream (levels 4 to 9, default settings, no flushes so far) from a block
+     * boundary. The window is rebuilt at the point's place in it, so slides fall where they did;
+     * every position before the point (and at it, for a pending literal) goes into the hash chains as
+     * deflate_slow had inserted it, through fill_window()'s {@code insert}, which reads the two bytes
+     * after each position once they arrive. Earlier positions are out of any match's reach, so the
+     * chains' older entries ended every walk anyway.
+     *
+     * @throws IllegalArgumentException if the state cannot be one deflate_slow stopped at
+     */
+    @Override
+    public void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
+        state.placeHistory(window, windowSize, history, offset, length);
+        int w = state.windowOffset();
+        int available = state.matchAvailable() ? 1 : 0;
+        windowBase = state.windowBase();
+        // A pending literal was already taken from the lookahead: the point's byte is read to window[w].
+        strstart = w + available;
+        lookahead = -available;
+        insert = state.history() + available;
+        blockStart = w;
+        matchAvailable = available == 1;
+        matchLength = state.matchLength();
+        matchStart = w - state.matchDistance();
+        lastFlush = NO_FLUSH;
+        out.startAtBit(startBit);
+    }
+
+    @Override
+    public void stopAtBlockFrom(long offset) {
+        stopFrom = offset;
+    }
+
+    @Override
+    public LazyRestartState stopped() {
+        return stopped;
+    }
+
+    @Override
+    public int take(byte[] data, int offset, int length) {
+        deflate(data, offset, length, NO_FLUSH);
+        return length - availIn;
+    }
+
+    @Override
+    public void finish() {
+        deflate(NO_INPUT, 0, 0, FINISH);
     }
 
     private void applyConfiguration() {
@@ -238,6 +299,18 @@ final class DeflateState {
         return out.bitCount();
     }
 
+    @Override
+    public int flushWholeBytes() {
+        out.flushPending();
+        return out.bitCount();
+    }
+
+    @Override
+    public void endSegment() {
+        out.windup();
+        out.flushPending();
+    }
+
     /** deflatePrime(): inserts {@code bits} (0..16) low bits of {@code value} into the output. */
     void prime(int bits, int value) {
         if (bits < 0 || bits > 16) {
@@ -259,6 +332,9 @@ final class DeflateState {
     private void deflate(int flush) {
         if (finished && flush != FINISH) {
             throw new IllegalStateException("deflate stream already finished");
+        }
+        if (stopped != null) {
+            throw new IllegalStateException("the segment stopped at its block boundary " + stopped);
         }
         int oldFlush = lastFlush;
         lastFlush = flush;
@@ -330,6 +406,7 @@ final class DeflateState {
             int more = windowSize - lookahead - strstart;
             if (strstart >= wsize + maxDist()) {
                 System.arraycopy(window, wsize, window, 0, wsize - more);
+                windowBase += wsize;
                 matchStart -= wsize;
                 strstart -= wsize;
                 blockStart -= wsize;
@@ -650,10 +727,17 @@ final class DeflateState {
                 strstart++;
                 if (bflush) {
                     flushBlock(false);
+                    if (stopReached(flush)) {
+                        return NEED_MORE;
+                    }
                 }
             } else if (matchAvailable) {
                 if (trees.tallyLit(window[strstart - 1] & 0xff)) {
                     flushBlock(false);
+                    // Here strstart is already in the hash chains and its match pending.
+                    if (stopReached(flush)) {
+                        return NEED_MORE;
+                    }
                 }
                 strstart++;
                 lookahead--;
@@ -669,6 +753,15 @@ final class DeflateState {
         }
         insert = Math.min(strstart, MIN_MATCH - 1);
         return finishBlock(flush);
+    }
+
+    /** Whether a block that just ended (without a flush asked) is the segment's end: then records the state there. */
+    private boolean stopReached(int flush) {
+        if (flush != NO_FLUSH || windowBase + strstart < stopFrom) {
+            return false;
+        }
+        stopped = LazyRestartState.at(windowBase, strstart, matchAvailable, matchLength, matchStart);
+        return true;
     }
 
     /** deflate_rle(): runs of one byte, matches of distance one only. */

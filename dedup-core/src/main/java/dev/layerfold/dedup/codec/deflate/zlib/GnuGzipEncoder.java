@@ -72,6 +72,15 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     private int matchLength;
     private boolean matchAvailable;
 
+    /** The input offset of window[0]: block boundaries as offsets in the whole input. */
+    private long windowBase;
+    /** The lazy levels stop at the first block boundary at or past this input offset (a segment's end). */
+    private long stopFrom = Long.MAX_VALUE;
+    /** Where they stopped, once they did: the next segment's start. */
+    private LazyRestartState stopped;
+    /** Positions before strstart a resumed segment still owes the hash chains: they need the two bytes after them. */
+    private int owedInserts;
+
     private GnuGzipEncoder(OutputStream sink, int level) {
         this.level = level;
         this.goodMatch = CONFIGURATION[level][0];
@@ -100,6 +109,9 @@ public final class GnuGzipEncoder implements DeflateEncoder {
         Objects.checkFromIndexSize(offset, length, data.length);
         if (finished) {
             throw new IllegalStateException("the encoder is finished");
+        }
+        if (stopped != null) {
+            throw new IllegalStateException("the segment stopped at its block boundary " + stopped);
         }
         input = data;
         inputPos = offset;
@@ -136,6 +148,9 @@ public final class GnuGzipEncoder implements DeflateEncoder {
                         insH = ((insH << H_SHIFT) ^ (window[j] & 0xff)) & HASH_MASK;
                     }
                 }
+                if (owedInserts > 0) {
+                    insertOwed();
+                }
                 if (lookahead == 0) {
                     break;
                 }
@@ -143,6 +158,9 @@ public final class GnuGzipEncoder implements DeflateEncoder {
                     stepFast();
                 } else {
                     stepLazy();
+                    if (stopped != null) {
+                        return;
+                    }
                 }
             }
             if (level > 3 && matchAvailable) {
@@ -184,6 +202,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
 
     private void slide() {
         System.arraycopy(window, WSIZE, window, 0, WSIZE);
+        windowBase += WSIZE;
         matchStart -= WSIZE;
         strstart -= WSIZE;
         blockStart -= WSIZE;
@@ -289,10 +308,15 @@ public final class GnuGzipEncoder implements DeflateEncoder {
             strstart++;
             if (flush) {
                 flushBlock(false);
+                stopIfReached();
             }
         } else if (matchAvailable) {
             if (tally(0, window[strstart - 1] & 0xff)) {
                 flushBlock(false);
+                // Here strstart is already in the hash chains and its match pending.
+                if (stopIfReached()) {
+                    return;
+                }
             }
             strstart++;
             lookahead--;
@@ -301,6 +325,84 @@ public final class GnuGzipEncoder implements DeflateEncoder {
             strstart++;
             lookahead--;
         }
+    }
+
+    /** Whether a block that just ended before the end of input is the segment's end: then records the state there. */
+    private boolean stopIfReached() {
+        if (eofile || windowBase + strstart < stopFrom) {
+            return false;
+        }
+        stopped = LazyRestartState.at(windowBase, strstart, matchAvailable, matchLength, matchStart);
+        return true;
+    }
+
+    /** Hashes the positions a resumed segment owes, now that the bytes after them are in the window. */
+    private void insertOwed() {
+        int str = strstart - Math.min(owedInserts, strstart);
+        insH = ((window[str] & 0xff) << H_SHIFT ^ (window[str + 1] & 0xff)) & HASH_MASK;
+        while (str < strstart) {
+            insertString(str++);
+        }
+        owedInserts = 0;
+    }
+
+    /** This encoder's lazy levels as segments between block boundaries ({@link LazySegmentEncoder}). */
+    LazyDeflate segments() {
+        return new LazyDeflate() {
+            @Override
+            public void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
+                if (started) {
+                    throw new IllegalStateException("only a fresh encoder resumes from a restart point");
+                }
+                state.placeHistory(window, WINDOW_SIZE, history, offset, length);
+                int w = state.windowOffset();
+                int available = state.matchAvailable() ? 1 : 0;
+                windowBase = state.windowBase();
+                // A pending literal was already taken from the lookahead: the point's byte is read to window[w].
+                strstart = w + available;
+                lookahead = -available;
+                owedInserts = state.history() + available;
+                blockStart = w;
+                matchAvailable = available == 1;
+                matchLength = state.matchLength();
+                matchStart = w - state.matchDistance();
+                started = true;
+                out.startAtBit(startBit);
+            }
+
+            @Override
+            public void stopAtBlockFrom(long offset) {
+                stopFrom = offset;
+            }
+
+            @Override
+            public LazyRestartState stopped() {
+                return stopped;
+            }
+
+            @Override
+            public int take(byte[] data, int offset, int length) throws IOException {
+                write(data, offset, length);
+                return length - (inputEnd - inputPos);
+            }
+
+            @Override
+            public int flushWholeBytes() {
+                out.flushPending();
+                return out.bitCount();
+            }
+
+            @Override
+            public void endSegment() {
+                out.windup();
+                out.flushPending();
+            }
+
+            @Override
+            public void finish() throws IOException {
+                GnuGzipEncoder.this.finish();
+            }
+        };
     }
 
     /**

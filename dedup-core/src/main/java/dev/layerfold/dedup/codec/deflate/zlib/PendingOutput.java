@@ -46,6 +46,12 @@ final class PendingOutput {
         }
     }
 
+    /** A segment that starts {@code bits} (0..7) into a byte: its first byte leaves them zero, for the previous segment's. */
+    void startAtBit(int bits) {
+        bitBuf = 0;
+        bitCount = bits;
+    }
+
     /** bi_flush(): moves every whole byte out of the bit buffer, leaving at most 7 bits. */
     void flushBits() {
         while (bitCount >= 8) {

@@ -1,0 +1,134 @@
+package dev.layerfold.dedup.codec.deflate.zlib;
+
+import dev.layerfold.dedup.codec.CountingOutput;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * zlib's levels 4 to 9 (default settings) or GNU gzip's encoding one segment of a stream between
+ * block boundaries: from the start or from a {@link LazyRestartState} rebuilt with the input before
+ * it, up to the first block ending at or after a given input offset, or to the end. Blocks end when
+ * the symbol buffer fills (or, in GNU gzip, where its guess says ending pays), at any bit: a segment
+ * that starts {@code k} bits into a byte writes that byte with its low {@code k} bits zero, and its
+ * last partial byte with the bits after its end zero, so that consecutive segments merge by OR-ing
+ * the byte they share.
+ *
+ * <p>Before its end both encoders work only with at least {@code MIN_LOOKAHEAD} bytes ahead, and
+ * every match fits in them, so their output does not depend on how the input was cut into writes: a
+ * segment encoded again from the same point writes the same bits, whatever its writes. Not thread-safe.
+ */
+public final class LazySegmentEncoder {
+
+    /** The encoders this covers. */
+    public enum Deflate {
+        /** zlib 1.2.13's deflate_slow, memLevel 8, 32 KiB window, default strategy. */
+        ZLIB,
+        /** GNU gzip 1.12's own deflate. */
+        GNU_GZIP
+    }
+
+    private final CountingOutput counted;
+    private final LazyDeflate deflate;
+    private final long startBit;
+
+    private LazySegmentEncoder(Deflate encoder, OutputStream out, int level, long startBit) {
+        if (!restartable(level)) {
+            throw new IllegalArgumentException(encoder + " level " + level + " has no restart points (levels 4 to 9 hash every position)");
+        }
+        if (startBit < 0) {
+            throw new IllegalArgumentException("a segment cannot start at bit " + startBit);
+        }
+        this.counted = new CountingOutput(Objects.requireNonNull(out, "out"));
+        this.deflate = switch (encoder) {
+            case ZLIB -> new DeflateState(new PendingOutput(counted), ZlibSettings.of(level));
+            case GNU_GZIP -> GnuGzipEncoder.create(counted, level).segments();
+        };
+        this.startBit = startBit;
+    }
+
+    /** Whether {@code level} can be encoded in segments: the lazy levels, which hash every position. */
+    public static boolean restartable(int level) {
+        return level >= 4 && level <= 9;
+    }
+
+    /** A segment from the stream's start. */
+    public static LazySegmentEncoder start(Deflate encoder, OutputStream out, int level) {
+        return new LazySegmentEncoder(encoder, out, level, 0);
+    }
+
+    /**
+     * A segment from the block boundary {@code state} at bit {@code startBit} of the stream, with
+     * {@code history[offset..offset+length)} the input right before it (its last 32 KiB at least).
+     *
+     * @throws IllegalArgumentException if the state cannot be a block boundary
+     */
+    public static LazySegmentEncoder resume(Deflate encoder, OutputStream out, int level, long startBit, LazyRestartState state,
+                                            byte[] history, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, history.length);
+        LazySegmentEncoder segment = new LazySegmentEncoder(encoder, out, level, startBit);
+        segment.deflate.resume(state, history, offset, length, (int) (startBit & 7));
+        return segment;
+    }
+
+    /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    public void endAtBlockFrom(long offset) {
+        deflate.stopAtBlockFrom(offset);
+    }
+
+    /**
+     * Takes input; returns how much it took: all of it, unless the segment reached its end block
+     * (then the rest, and what it had read ahead of the boundary, belongs to the next segment).
+     */
+    public int write(byte[] data, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, data.length);
+        if (stopped().isPresent()) {
+            return 0;
+        }
+        try {
+            return deflate.take(data, offset, length);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Where the segment ended (the next segment's start), once its end block was written. */
+    public Optional<LazyRestartState> stopped() {
+        return Optional.ofNullable(deflate.stopped());
+    }
+
+    /** The bit of the stream the segment reached. */
+    public long bitPosition() throws IOException {
+        int bits;
+        try {
+            bits = deflate.flushWholeBytes();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        return startBit - (startBit & 7) + 8 * counted.count() + bits;
+    }
+
+    /** Writes the segment's last byte, padded with zero bits; for a segment that stopped. */
+    public void endSegment() throws IOException {
+        if (deflate.stopped() == null) {
+            throw new IllegalStateException("the segment has not reached its end block");
+        }
+        try {
+            deflate.endSegment();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The input ended: writes the last block. */
+    public void finish() throws IOException {
+        try {
+            deflate.finish();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}
