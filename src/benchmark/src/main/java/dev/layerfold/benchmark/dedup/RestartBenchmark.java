@@ -14,7 +14,7 @@ import java.util.Map;
  * Restart points (issue 14): a deduplicated layer's restore on one thread against two (the speed-up),
  * against serving it intact, a {@code Range} request for its last MB against a whole restore, and what
  * finding and verifying the points (the proof encoding in pieces) adds to the dedup worker's CPU. Layers of this machine's system
- * files through the real {@code pigz -6} and Go's {@code compress/gzip} -6 (docker's), wall time in
+ * files through the real {@code pigz -6} and Go's {@code compress/gzip} -6 (docker's; built with Go 1.26 and with 1.27), wall time in
  * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale};
  * {@code layerfold.benchmark.restart.producers} picks the producers (labels, e.g. {@code go-6}).
  */
@@ -25,14 +25,17 @@ public final class RestartBenchmark implements Benchmark {
     private static final int ROUNDS = Integer.getInteger("layerfold.benchmark.restart.rounds", 3);
     private static final long LAST_MB = 1 << 20;
     /** Which producers' layers to measure (labels, comma-separated): all by default. */
-    private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restart.producers", "pigz-6,go-6").split(","));
+    private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restart.producers", "pigz-6,go-6,go127-6").split(","));
 
     private record Layer(Producer producer, long tarBytes) {
     }
 
-    /** pigz -6 at two sizes; Go -6 (docker, buildkit), whose points lie inside bytes and carry state values, beside pigz's of the same size. */
+    /**
+     * pigz -6 at two sizes; Go -6 (docker, buildkit), whose points lie inside bytes and carry state values, and Go 1.27's -6, whose
+     * states are rebuilt by a warm-up, beside pigz's of the same size.
+     */
     private static final List<Layer> LAYERS = List.of(new Layer(Producer.PIGZ_6, 32L << 20), new Layer(Producer.GO_6, 32L << 20),
-            new Layer(Producer.PIGZ_6, 100L << 20));
+            new Layer(Producer.GO127_6, 32L << 20), new Layer(Producer.PIGZ_6, 100L << 20));
 
     @Override
     public String name() {

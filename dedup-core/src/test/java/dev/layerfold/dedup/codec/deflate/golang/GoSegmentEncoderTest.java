@@ -140,18 +140,6 @@ class GoSegmentEncoderTest {
 
     /** Concatenates segments, OR-ing the byte two of them share. */
     static byte[] merge(List<Segment> segments) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] last = new byte[0];
-        for (Segment s : segments) {
-            byte[] bytes = s.bytes().clone();
-            if (s.startBit() % 8 != 0) {
-                last[last.length - 1] |= bytes[0];
-                bytes = Arrays.copyOfRange(bytes, 1, bytes.length);
-            }
-            out.writeBytes(last);
-            last = bytes;
-        }
-        out.writeBytes(last);
-        return out.toByteArray();
+        return SegmentBits.merge(segments.stream().map(Segment::bytes).toList(), segments.stream().map(Segment::startBit).toList());
     }
 }

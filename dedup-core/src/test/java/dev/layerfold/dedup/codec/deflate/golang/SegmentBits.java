@@ -1,0 +1,29 @@
+package dev.layerfold.dedup.codec.deflate.golang;
+
+import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
+import java.util.List;
+
+/** Segments' bytes joined as a restore joins them: concatenated, OR-ing the byte two of them share. */
+public final class SegmentBits {
+
+    private SegmentBits() {
+    }
+
+    /** Joins {@code segments}, the {@code i}-th starting at bit {@code startBits.get(i)} of the stream. */
+    public static byte[] merge(List<byte[]> segments, List<Long> startBits) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] last = new byte[0];
+        for (int i = 0; i < segments.size(); i++) {
+            byte[] bytes = segments.get(i).clone();
+            if (startBits.get(i) % 8 != 0) {
+                last[last.length - 1] |= bytes[0];
+                bytes = Arrays.copyOfRange(bytes, 1, bytes.length);
+            }
+            out.writeBytes(last);
+            last = bytes;
+        }
+        out.writeBytes(last);
+        return out.toByteArray();
+    }
+}
