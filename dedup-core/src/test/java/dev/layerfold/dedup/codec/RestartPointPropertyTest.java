@@ -116,8 +116,8 @@ class RestartPointPropertyTest {
     /**
      * Go 1.27's levels 1 to 6 (docker, buildkit and containerd built with it write 6) over tars of
      * system files, compressed by the real Go 1.27: the layer is identified as Go 1.27's, and the
-     * proof tries every block boundary (the spacing is one block), recording those where a warm-up
-     * rebuilds the encoder's state. Prints the share per level.
+     * proof tries block boundaries from one block after each point on (the spacing is one block),
+     * recording those where a warm-up rebuilds the encoder's state. Prints the share per level.
      */
     @Test
     @ExtendWith(Go127Available.class)
@@ -134,7 +134,9 @@ class RestartPointPropertyTest {
             List<RestartPoint> points = assertRestartsExact(blob, spec);
             System.out.printf("go127-%d: %d of %d block boundaries are verified restart points (%.0f%%)%n",
                     level, points.size() - 1, boundaries, 100.0 * (points.size() - 1) / boundaries);
-            assertThat(points).as("points of %s", spec).hasSizeGreaterThan((int) boundaries / 4);
+            // Level 6's warm-up rebuilds its state nearly everywhere; the faster levels' less often, and after failed
+            // checks the proof checks ever fewer boundaries (each check costs a warm-up).
+            assertThat(points).as("points of %s", spec).hasSizeGreaterThan((int) (level == 6 ? boundaries * 3 / 4 : boundaries / 16));
         }
     }
 
