@@ -6,6 +6,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.KlauspostFlateEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
@@ -24,10 +25,15 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Random;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPOutputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -92,13 +98,51 @@ final class DeduplicatedLayers {
         return gzip(textTar(random, megabytes), out -> GnuGzipEncoder.create(out, 6));
     }
 
+    /**
+     * This machine's system files through Go 1.27's level 6 (docker, buildkit and containerd built with
+     * Go 1.27): its restart points lie where a warm-up rebuilds the encoder's state, as on real files
+     * (the random letters of {@link #textTar} keep one Huffman table open for the whole layer).
+     */
+    static byte[] go127Layer(Random random, int megabytes) throws IOException {
+        return gzip(systemFilesTar(random, megabytes), out -> KlauspostFlateEncoder.go127(out, 6));
+    }
+
+    /** Files under /usr/share and /usr/lib in a shuffled order (by {@code random}), about {@code megabytes} MB of tar. */
+    private static byte[] systemFilesTar(Random random, int megabytes) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (String dir : List.of("/usr/share", "/usr/lib")) {
+            try (Stream<Path> walk = Files.walk(Path.of(dir))) {
+                walk.filter(Files::isRegularFile).filter(Files::isReadable).filter(f -> f.toFile().length() < 4 << 20)
+                        .sorted().limit(20_000).forEach(files::add);
+            }
+        }
+        Collections.shuffle(files, random);
+        return tar(megabytes, i -> i < files.size() ? Files.readAllBytes(files.get(i)) : null);
+    }
+
     private static byte[] textTar(Random random, int megabytes) throws IOException {
+        return tar(megabytes, i -> {
+            byte[] content = new byte[5_000 + random.nextInt(200_000)];
+            for (int j = 0; j < content.length; j++) {
+                content[j] = (byte) ('a' + random.nextInt(12));
+            }
+            return content;
+        });
+    }
+
+    private interface Contents {
+        /** The content of file {@code i}, or null when there are no more. */
+        byte[] of(int i) throws IOException;
+    }
+
+    /** A tar of files {@code file-0, file-1...} with {@code contents}, until about {@code megabytes} MB. */
+    private static byte[] tar(int megabytes, Contents contents) throws IOException {
         ByteArrayOutputStream tarBytes = new ByteArrayOutputStream();
         try (TarArchiveOutputStream tar = new TarArchiveOutputStream(tarBytes)) {
             for (int i = 0; tarBytes.size() < megabytes << 20; i++) {
-                byte[] content = new byte[5_000 + random.nextInt(200_000)];
-                for (int j = 0; j < content.length; j++) {
-                    content[j] = (byte) ('a' + random.nextInt(12));
+                byte[] content = contents.of(i);
+                if (content == null) {
+                    break;
                 }
                 TarArchiveEntry entry = new TarArchiveEntry("file-" + i);
                 entry.setSize(content.length);

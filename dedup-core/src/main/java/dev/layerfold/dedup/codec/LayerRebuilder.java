@@ -75,7 +75,7 @@ public final class LayerRebuilder {
             // A point inside a byte shares it with the segment before: the rebuild starts at its first whole byte.
             long at = header + (points.get(i).outputBitOffset() + 7 >>> 3);
             if (at <= blobOffset) {
-                return Optional.of(new Resume(i, at, ParallelMember.inputStart(points.get(i))));
+                return Optional.of(new Resume(i, at, ParallelMember.inputStart(member.encoder(), points.get(i))));
             }
         }
         return Optional.empty();

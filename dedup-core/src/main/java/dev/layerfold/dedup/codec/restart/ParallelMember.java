@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.restart;
 
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
@@ -22,7 +23,7 @@ import java.util.zip.CRC32;
 
 /**
  * Encodes a gzip member with restart points on a {@link SegmentPool}: the input, as it arrives, is
- * cut at the points; each segment (with the 32 KiB before it, and the input after it its encoder
+ * cut at the points; each segment (with the history before it its state reads, and the input after it its encoder
  * looks ahead at) is encoded on a pool thread from its rebuilt state, and the segments' bytes go out
  * in order, joined by {@link SegmentJoiner}, each as soon as it and those before it are done, so the
  * first bytes leave when the first segment is ready. Every segment's bytes are checked
@@ -59,7 +60,7 @@ public final class ParallelMember implements DeflateEncoder {
 
     /**
      * @param first the point to start at (0: the member's start); the input written must start at
-     *              {@link #inputStart(RestartPoint)}, the history the point's rebuilt state reads.
+     *              {@link #inputStart(EncoderSpec, RestartPoint)}, the history the point's rebuilt state reads.
      *              If that point starts inside a byte, the output starts at its first whole byte.
      */
     public ParallelMember(GzipMember member, int first, SegmentPool pool, OutputStream out) {
@@ -73,13 +74,13 @@ public final class ParallelMember implements DeflateEncoder {
         this.next = first;
         this.wholeMember = first == 0;
         this.lookahead = RestartableEncoders.lookahead(member.encoder());
-        this.carriedFrom = inputStart(points.get(first));
+        this.carriedFrom = inputStart(member.encoder(), points.get(first));
         this.carried = new byte[0];
     }
 
-    /** Where in the member's input the bytes written must start to resume at {@code point}: the history its state reads. */
-    public static long inputStart(RestartPoint point) {
-        return point.inputOffset() - Math.min(RestartableEncoders.HISTORY, point.inputOffset());
+    /** Where in the member's input the bytes written must start to resume at {@code point} of {@code encoder}: the history its state reads. */
+    public static long inputStart(EncoderSpec encoder, RestartPoint point) {
+        return point.inputOffset() - Math.min(RestartableEncoders.history(encoder), point.inputOffset());
     }
 
     @Override
@@ -143,7 +144,7 @@ public final class ParallelMember implements DeflateEncoder {
      */
     private boolean startSegment() throws IOException {
         RestartPoint point = points.get(next);
-        bufferStart = inputStart(point);
+        bufferStart = inputStart(member.encoder(), point);
         if (carriedFrom + carried.length < point.inputOffset()) {
             return false;
         }

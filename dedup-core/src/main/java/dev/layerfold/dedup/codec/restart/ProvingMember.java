@@ -28,10 +28,11 @@ public final class ProvingMember implements DeflateEncoder {
     private final long spacing;
     private final SegmentJoiner out;
     /**
-     * The last input received: a new piece needs the {@link RestartableEncoders#HISTORY} bytes before
+     * The last input received: a new piece needs the {@link RestartableEncoders#history} bytes before
      * its point and the input after it that the last piece looked ahead at.
      */
     private final byte[] recent;
+    private final int history;
     private final List<RestartPoint> candidates = new ArrayList<>();
     private int recentLength;
     private long recentStart;
@@ -44,7 +45,8 @@ public final class ProvingMember implements DeflateEncoder {
         this.member = member;
         this.spacing = spacing;
         this.out = new SegmentJoiner(out);
-        this.recent = new byte[2 * (RestartableEncoders.HISTORY + RestartableEncoders.lookahead(member.encoder()) + CHUNK)];
+        this.history = RestartableEncoders.history(member.encoder());
+        this.recent = new byte[2 * (history + RestartableEncoders.lookahead(member.encoder()) + CHUNK)];
         this.encoder = open();
     }
 
@@ -89,6 +91,13 @@ public final class ProvingMember implements DeflateEncoder {
      * if there is only the start (Go's, zlib's or GNU gzip's encoder reached no block boundary past the spacing).
      */
     public GzipMember withCandidates() {
+        for (int i = 1; i <= candidates.size(); i++) {
+            long end = i < candidates.size() ? candidates.get(i).inputOffset() : member.uncompressedSize();
+            if (end - candidates.get(i - 1).inputOffset() > GzipMember.MAX_SEGMENT_INPUT) {
+                // A family whose segments end only where a rebuilt state was found to hold found none for too long.
+                return member;
+            }
+        }
         return candidates.size() > 1 ? member.withRestartPoints(candidates) : member;
     }
 
@@ -103,19 +112,22 @@ public final class ProvingMember implements DeflateEncoder {
 
     private SegmentEncoder open() {
         long point = start.inputOffset();
-        int history = (int) Math.min(RestartableEncoders.HISTORY, point);
+        int before = (int) Math.min(history, point);
         long end = point + spacing < member.uncompressedSize() ? point + spacing : Long.MAX_VALUE;
-        return RestartableEncoders.open(member.encoder(), candidate(new byte[32]), end, recent, (int) (point - history - recentStart), history, out);
+        SegmentEncoder segment = RestartableEncoders.open(member.encoder(), candidate(new byte[32]), end, recent,
+                (int) (point - before - recentStart), before, out);
+        segment.verifyRestartPoints();
+        return segment;
     }
 
     private RestartPoint candidate(byte[] sha256) {
         return new RestartPoint(start.inputOffset(), start.outputBitOffset(), start.state(), sha256);
     }
 
-    /** Appends to {@link #recent}, dropping its oldest bytes when full. */
+    /** Appends to {@link #recent}, dropping its older half when full (so that each byte moves about once). */
     private void remember(byte[] data, int offset, int n) {
         if (recentLength + n > recent.length) {
-            int drop = recentLength + n - recent.length;
+            int drop = recentLength + n - recent.length / 2;
             System.arraycopy(recent, drop, recent, 0, recentLength - drop);
             recentLength -= drop;
             recentStart += drop;

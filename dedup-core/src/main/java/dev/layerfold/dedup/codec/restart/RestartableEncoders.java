@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
 import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
@@ -15,6 +16,7 @@ import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,13 +38,18 @@ import java.util.Optional;
  *       GNU {@code gzip} 4 to 9 (scripts): likewise, a block ends when the symbol buffer fills (or
  *       where GNU gzip guesses ending pays); points carry {@link LazyRestartState}'s four values, and
  *       the encoder reads up to its 64 KiB window past a boundary.</li>
+ *   <li>{@code go127} levels 1 to 6 (Go 1.27's default, 6, and its fast levels): points lie at
+ *       65535-byte block boundaries and carry one value, the age of the Huffman table left open;
+ *       the state is rebuilt by a warm-up over the blocks before ({@link Go127SegmentEncoder}), so
+ *       {@link #history} is more than a window, and the proof records only boundaries where the
+ *       warm-up rebuilds the encoder's own state.</li>
  * </ul>
  */
 public final class RestartableEncoders {
 
     /** The input between two points the finder aims at: a few MB, so a 32 MB layer has enough segments for several cores. */
     public static final long SPACING = 4L << 20;
-    /** The input before a point that a rebuilt state reads: DEFLATE's window. */
+    /** The input before a point that a rebuilt state reads for most families: DEFLATE's window. See {@link #history}. */
     public static final int HISTORY = 32 * 1024;
     /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
     private static final int GO_LOOKAHEAD = 64 * 1024;
@@ -66,8 +73,17 @@ public final class RestartableEncoders {
         if (goLevel(spec).isPresent() || lazyDeflate(spec).isPresent()) {
             return Optional.of(target);
         }
-        Optional<Integer> block = blockSize(spec);
+        Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK) : blockSize(spec);
         return block.map(size -> Math.max(1, target / size) * size);
+    }
+
+    /**
+     * How much of the member's input before a point (or all of it, nearer the start) a segment
+     * opened there must be given: {@link #HISTORY}, or more for a family that rebuilds its state
+     * by a warm-up over the input before it.
+     */
+    public static int history(EncoderSpec spec) {
+        return go127Level(spec).isPresent() ? Go127SegmentEncoder.HISTORY : HISTORY;
     }
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
@@ -93,6 +109,12 @@ public final class RestartableEncoders {
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
+    /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), not flushed before its end. */
+    private static Optional<Integer> go127Level(EncoderSpec spec) {
+        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127SegmentEncoder.restartable(spec.level())
+                ? Optional.of(spec.level()) : Optional.empty();
+    }
+
     /**
      * The lazy-matching deflate {@code spec} names if it resumes: zlib at a lazy level (4 to 9) with its
      * default memLevel, window and strategy, or GNU gzip at one.
@@ -110,7 +132,7 @@ public final class RestartableEncoders {
 
     /**
      * An encoder for the segment that starts at {@code point}, with the state rebuilt from
-     * {@code history} (the member's input before the point, at least its last {@link #HISTORY}
+     * {@code history} (the member's input before the point, at least its last {@link #history}
      * bytes) and the point's state values, ending at the first block boundary at or past input
      * offset {@code end} ({@link Long#MAX_VALUE}: at the member's end).
      *
@@ -126,6 +148,9 @@ public final class RestartableEncoders {
         Optional<LazySegmentEncoder.Deflate> lazy = lazyDeflate(spec);
         if (lazy.isPresent()) {
             return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
+        }
+        if (go127Level(spec).isPresent()) {
+            return go127(spec.level(), point, end, history, offset, length, out);
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
@@ -252,6 +277,59 @@ public final class RestartableEncoders {
                 segment.finish();
             }
         };
+    }
+
+    private static SegmentEncoder go127(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        Go127SegmentEncoder go;
+        try {
+            go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                    ? Go127SegmentEncoder.start(out, level)
+                    : Go127SegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset(), tableAge(point), history, offset, length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (end != Long.MAX_VALUE) {
+            go.endAtBlockFrom(end);
+        }
+        return new SegmentEncoder() {
+            @Override
+            public void verifyRestartPoints() {
+                go.verifyBoundaries(history, offset, length);
+            }
+
+            @Override
+            public int write(byte[] data, int off, int len) throws IOException {
+                return go.write(data, off, len);
+            }
+
+            @Override
+            public boolean reachedEnd() {
+                return go.stopped();
+            }
+
+            @Override
+            public Boundary endAtRestartPoint() throws IOException {
+                if (!go.stepTaken()) {
+                    throw new LayerRebuildException("the Go 1.27 segment from input offset " + point.inputOffset()
+                            + " did not reach a restart point at or past " + end + " with the input given (up to " + go.end() + ")");
+                }
+                long bit = go.bitPosition();
+                go.endSegment();
+                return new Boundary(go.end(), bit, List.of(go.tableAge()));
+            }
+
+            @Override
+            public void finish() throws IOException {
+                go.finish();
+            }
+        };
+    }
+
+    private static int tableAge(RestartPoint point) {
+        if (point.state().size() != 1) {
+            throw new IllegalArgumentException("a Go 1.27 restart point has one state value (its table's age), not " + point.state());
+        }
+        return point.state().getFirst();
     }
 
     /** A family whose segments end where the caller says, on a byte boundary: it takes input up to the end, no further. */

@@ -22,6 +22,15 @@ public interface SegmentEncoder {
     }
 
     /**
+     * For the proof, before any input: the segment ends only at a boundary where a state rebuilt
+     * from the point's values and the input before it goes on exactly as this encoder does, so that
+     * a point that would not hold is never recorded. Families whose rebuilt state is exact by
+     * construction need no check.
+     */
+    default void verifyRestartPoints() {
+    }
+
+    /**
      * Takes input; returns how much it took: all of it, unless the segment reached its end (the
      * rest, including input it looked ahead at, belongs to the next segment).
      */

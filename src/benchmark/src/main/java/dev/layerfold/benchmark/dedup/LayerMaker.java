@@ -23,9 +23,15 @@ import java.util.zip.GZIPOutputStream;
  */
 final class LayerMaker {
 
+    /** The Go 1.27 release the codec's port is proven against. */
+    private static final String GO_1_27 = "go1.27.3";
+
     private final Path work;
     private final Path layergen;
     private int builds;
+
+    /** Built on first use: fetching Go 1.27 takes a while. */
+    private Path layergenGo127;
 
     private LayerMaker(Path work, Path layergen) {
         this.work = work;
@@ -41,6 +47,14 @@ final class LayerMaker {
         return new LayerMaker(work, layergen);
     }
 
+    /** layergen built with Go 1.27 (fetched through the module proxy), whose compress/flate differs from 1.26's. */
+    private Path layergenGo127() throws IOException, InterruptedException {
+        if (layergenGo127 == null) {
+            layergenGo127 = GoPrograms.build("layergen", ".", work.resolve("layergen-go1.27"), GO_1_27);
+        }
+        return layergenGo127;
+    }
+
     boolean canMake(Producer producer) {
         return !producer.needsGo() || layergen != null;
     }
@@ -54,6 +68,7 @@ final class LayerMaker {
             switch (producer) {
                 case GO_6, GO_1 -> run(build, layergen.toString(), "-level", producer == Producer.GO_6 ? "6" : "1", "-o", blob.toString(),
                         root.toString());
+                case GO127_6 -> run(build, layergenGo127().toString(), "-level", "6", "-o", blob.toString(), root.toString());
                 case PIGZ_9, PIGZ_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -"
                         + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");
                 case GNU_GZIP_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | gzip -n -6 > layer.tar.gz");

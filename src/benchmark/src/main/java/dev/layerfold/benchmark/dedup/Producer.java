@@ -9,6 +9,8 @@ enum Producer {
     GO_6("go-6", "docker (Go gzip -6)"),
     /** crane, ko, kaniko: the same at level 1. */
     GO_1("go-1", "crane (Go gzip -1)"),
+    /** docker push, buildkit, containerd built with Go 1.27, whose compress/flate is klauspost's: level 6. */
+    GO127_6("go127-6", "docker on Go 1.27 (Go gzip -6)"),
     /** Debian's official images (debuerreotype): GNU tar through {@code pigz -9}. */
     PIGZ_9("pigz-9", "Debian (pigz -9)"),
     /** pigz's default level, {@code pigz -6}. */
@@ -27,6 +29,6 @@ enum Producer {
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1;
+        return this == GO_6 || this == GO_1 || this == GO127_6;
     }
 }

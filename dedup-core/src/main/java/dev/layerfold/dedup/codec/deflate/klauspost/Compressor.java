@@ -164,5 +164,21 @@ abstract class Compressor {
             fast.encode(tokens, dict, offset + length - keep, keep);
             tokens.reset();
         }
+
+        /** A fresh compressor about to take block {@code block}: see {@link FastEncoder#startAtBlock}. */
+        void startAtBlock(long block, byte[] input, int offset, int length) {
+            fast.startAtBlock(block, input, offset, length);
+        }
+
+        /** Runs the match finder over one block as {@link #step} would, writing nothing: its tables warm up. */
+        void warmUp(byte[] block, int offset, int length) {
+            fast.encode(tokens, block, offset, length);
+            tokens.reset();
+        }
+
+        /** Whether the next blocks are matched as {@code other} would match them (both between blocks). */
+        boolean sameMatchState(Fast other) {
+            return windowEnd == 0 && other.windowEnd == 0 && fast.sameMatchState(other.fast);
+        }
     }
 }

@@ -79,6 +79,57 @@ abstract class FastEncoder {
 
     abstract void clearTables();
 
+    /** The level's hash tables: entries are positions plus {@link #cur}, 0 for none. */
+    abstract int[][] tables();
+
+    /**
+     * Where in the history block {@code block} (counted from the stream's start, all blocks full)
+     * is appended: {@link #addBlock} moves the last 32 KiB down when the next block does not fit,
+     * so this cycles with a period of four blocks after the first five.
+     */
+    static int historyStartOfBlock(long block) {
+        int blocksPerMove = (ALLOC_HISTORY - MAX_MATCH_OFFSET) / MAX_STORE_BLOCK_SIZE;
+        return block < ALLOC_HISTORY / MAX_STORE_BLOCK_SIZE ? (int) block * MAX_STORE_BLOCK_SIZE
+                : MAX_MATCH_OFFSET + (int) ((block - ALLOC_HISTORY / MAX_STORE_BLOCK_SIZE) % blocksPerMove) * MAX_STORE_BLOCK_SIZE;
+    }
+
+    /**
+     * A fresh encoder about to take block {@code block} of a stream as the original did: its history
+     * laid out as the original's was there, {@code input[offset..offset+length)} (the input right
+     * before the block, as much as the history keeps) at its end, and the tables empty.
+     */
+    final void startAtBlock(long block, byte[] input, int offset, int length) {
+        clearTables();
+        histLen = historyStartOfBlock(block);
+        int n = Math.min(length, histLen);
+        System.arraycopy(input, offset + length - n, hist, histLen - n, n);
+    }
+
+    /**
+     * Whether the next blocks are encoded as {@code other} would encode them, given the same
+     * input: the same history layout, and every table entry a later match may take (one less than
+     * 32 KiB back from the history's end, the next block's start) at the same position in both;
+     * older entries fail every distance check, whatever they hold.
+     */
+    final boolean sameMatchState(FastEncoder other) {
+        if (histLen != other.histLen) {
+            return false;
+        }
+        int reach = histLen - MAX_MATCH_OFFSET;
+        int[][] mine = tables();
+        int[][] theirs = other.tables();
+        for (int t = 0; t < mine.length; t++) {
+            for (int i = 0; i < mine[t].length; i++) {
+                int a = mine[t][i] - cur;
+                int b = theirs[t][i] - other.cur;
+                if (a != b && (a >= reach || b >= reach)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Go's table-entry shift: entries too far back become 0, the rest relative to the new {@code cur}. */
     final int shifted(int v, int minOff) {
         return v <= minOff ? 0 : v - cur + MAX_MATCH_OFFSET;

@@ -8,6 +8,11 @@ final class FastEncoderL1 extends FastEncoder {
     private final int[] table = new int[TABLE_SIZE];
 
     @Override
+    int[][] tables() {
+        return new int[][] {table};
+    }
+
+    @Override
     void clearTables() {
         Arrays.fill(table, 0);
     }

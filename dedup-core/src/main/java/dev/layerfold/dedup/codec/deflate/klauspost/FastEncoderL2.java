@@ -9,6 +9,11 @@ final class FastEncoderL2 extends FastEncoder {
     private final int[] table = new int[1 << BITS];
 
     @Override
+    int[][] tables() {
+        return new int[][] {table};
+    }
+
+    @Override
     void clearTables() {
         Arrays.fill(table, 0);
     }

@@ -10,6 +10,11 @@ final class FastEncoderL3 extends FastEncoder {
     private final int[] tablePrev = new int[1 << BITS];
 
     @Override
+    int[][] tables() {
+        return new int[][] {tableCur, tablePrev};
+    }
+
+    @Override
     void clearTables() {
         Arrays.fill(tableCur, 0);
         Arrays.fill(tablePrev, 0);

@@ -15,6 +15,11 @@ final class FastEncoderL4 extends FastEncoder {
     }
 
     @Override
+    int[][] tables() {
+        return new int[][] {table, bTable};
+    }
+
+    @Override
     void clearTables() {
         Arrays.fill(table, 0);
         Arrays.fill(bTable, 0);

@@ -13,6 +13,11 @@ final class FastEncoderL5 extends FastEncoder {
     private final int[] bPrev = new int[TABLE_SIZE];
 
     @Override
+    int[][] tables() {
+        return new int[][] {table, bCur, bPrev};
+    }
+
+    @Override
     void clearTables() {
         Arrays.fill(table, 0);
         Arrays.fill(bCur, 0);

@@ -43,6 +43,8 @@ final class HuffmanBitWriter {
     private final HuffmanEncoder codegenEncoding = new HuffmanEncoder(CODEGEN_CODE_COUNT);
     /** Non-zero: the previous dynamic block's header size; its table is open and owes an EOB. */
     private int prevHeader;
+    /** How many tables were opened (headed and left open for the next block): a restart point counts blocks since the last. */
+    private int tablesOpened;
     private final int logNewTablePenalty;
     private final boolean openBlockListsEveryCode;
     private final int[] literalFreq = new int[LENGTH_CODES_START + 32];
@@ -98,6 +100,14 @@ final class HuffmanBitWriter {
             writeCode(literalEncoding.codes[Tokens.END_BLOCK_MARKER]);
             prevHeader = 0;
         }
+        writePending();
+    }
+
+    /**
+     * Sends everything buffered to the sink, the last partial byte padded with zero bits, and owes
+     * no EOB: where a restart segment ends, its table staying open for the next segment.
+     */
+    void writePending() throws IOException {
         int n = nbytes;
         while (nbits != 0) {
             bytes[n++] = (byte) bits;
@@ -109,6 +119,48 @@ final class HuffmanBitWriter {
             writer.write(bytes, 0, n);
         }
         nbytes = 0;
+    }
+
+    /**
+     * Goes on writing to {@code writer} as if {@code zeroBits} bits (0 to 7) of its first byte were
+     * written, keeping the open table: a restart segment starting inside a byte, its table state
+     * rebuilt by replaying the blocks before it into another sink.
+     */
+    void continueAt(OutputStream writer, int zeroBits) {
+        if (zeroBits < 0 || zeroBits > 7) {
+            throw new IllegalArgumentException("a segment starts 0 to 7 bits into its first byte, not " + zeroBits);
+        }
+        this.writer = writer;
+        bits = 0;
+        nbits = zeroBits;
+        nbytes = 0;
+    }
+
+    /** Bits buffered and not yet sent to the sink. */
+    long pendingBits() {
+        return nbytes * 8L + nbits;
+    }
+
+    /** Whether a table is open (owing its EOB) for the next block. */
+    boolean tableOpen() {
+        return prevHeader > 0;
+    }
+
+    int tablesOpened() {
+        return tablesOpened;
+    }
+
+    /**
+     * Whether the next block is written as {@code other} would write it, all else equal: the same
+     * table open (or none), or one from literals alone in both.
+     */
+    boolean sameOpenTable(HuffmanBitWriter other) {
+        if (prevHeader != other.prevHeader) {
+            return false;
+        }
+        return prevHeader == 0 || wroteHuffman == other.wroteHuffman
+                && Arrays.equals(literalEncoding.codes, other.literalEncoding.codes)
+                && Arrays.equals(offsetEncoding.codes, other.offsetEncoding.codes);
     }
 
     private void writeBits(int value, int nb) throws IOException {
@@ -406,6 +458,7 @@ final class HuffmanBitWriter {
             writeDynamicHeader(numLiterals, numOffsets, numCodegens, eof);
             if (!sync) {
                 prevHeader = headerSize();
+                tablesOpened++;
             }
             wroteHuffman = false;
         }
@@ -599,6 +652,7 @@ final class HuffmanBitWriter {
             writeDynamicHeader(numLiterals, numOffsetsHuff, numCodegens, eof);
             wroteHuffman = true;
             prevHeader = headerSize();
+            tablesOpened++;
         }
         int[] encoding = literalEncoding.codes;
         long b = bits;
