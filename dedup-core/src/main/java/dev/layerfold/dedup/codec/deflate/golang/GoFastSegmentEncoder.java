@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -13,13 +15,13 @@ import java.util.Objects;
  * {@value #WARM_UP_BLOCKS} blocks before the point, and the segment goes on with the original's
  * bit offset. A point therefore carries no state values.
  *
- * <p>The warm-up resynchronises with the original's path in most places, not all. A segment asked
- * to {@link #verifyBoundaries verify} its boundaries ends only where a warm-up rebuilds its own
- * state (the previous block and every table entry within reach), so the points it finds hold; the
- * layer's digest still proves them. A block is compressed when the next input arrives (or at the
- * end), as Go's writer does, so a segment's blocks are the original's. Not thread-safe.
+ * <p>The warm-up resynchronises with the original's path in most places, not all (never in
+ * periodic data, whose matches of 258 bytes keep the phase the warm-up started with): a boundary
+ * {@link #verifyBoundaries verified} is one where a warm-up rebuilds the encoder's own state (the
+ * previous block and every table entry within reach), so the points the proof finds hold; the
+ * layer's digest still proves them. Not thread-safe.
  */
-public final class GoFastSegmentEncoder {
+public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
 
     /** The input each block holds: points lie at multiples of it. */
     public static final int BLOCK = HuffmanBitWriter.MAX_STORE_BLOCK_SIZE;
@@ -34,21 +36,12 @@ public final class GoFastSegmentEncoder {
     private final HuffmanBitWriter w;
     private final BestSpeedCompressor compressor;
     private final long startBit;
-    /** The input offset of the block being filled. */
-    private long blockStart;
-    private long endFrom = Long.MAX_VALUE;
-    private boolean stopped;
-    /** With {@link #verifyBoundaries}: the input taken, and at least {@link #HISTORY} bytes before it. */
-    private byte[] recent;
-    private int recentLength;
-    private int failedChecks;
-    private int checksToSkip;
 
     private GoFastSegmentEncoder(OutputStream out, long startBit, long blockStart) {
+        super(BLOCK, HISTORY, blockStart);
         this.w = new HuffmanBitWriter(Objects.requireNonNull(out, "out"));
         this.compressor = new BestSpeedCompressor(w);
         this.startBit = startBit;
-        this.blockStart = blockStart;
         w.startAtBit((int) (startBit & 7));
     }
 
@@ -87,66 +80,14 @@ public final class GoFastSegmentEncoder {
         return segment;
     }
 
-    /** The segment ends with the first block boundary at input offset {@code offset} or later that qualifies. */
-    public void endAtBlockFrom(long offset) {
-        endFrom = offset;
-    }
-
-    /**
-     * From now on a boundary qualifies only if a segment resumed there goes on exactly as this one:
-     * for the proof, which records points where its segments end. {@code history[offset..offset+length)}
-     * is the input before this segment's start (as much of {@link #HISTORY} as there is).
-     */
-    public void verifyBoundaries(byte[] history, int offset, int length) {
-        recent = new byte[2 * HISTORY + BLOCK];
-        recentLength = Math.min(length, HISTORY);
-        System.arraycopy(history, offset + length - recentLength, recent, 0, recentLength);
-    }
-
-    /** Takes input; returns how much: all of it, unless the segment reached its end (the rest belongs to the next). */
-    public int write(byte[] data, int offset, int length) throws IOException {
-        Objects.checkFromIndexSize(offset, length, data.length);
-        int taken = 0;
-        while (taken < length && !stopped) {
-            if (compressor.full()) {
-                stepBlock();
-                if (stopped) {
-                    break;
-                }
-            }
-            int n = compressor.fill(data, offset + taken, length - taken);
-            remember(data, offset + taken, n);
-            taken += n;
-        }
-        return taken;
-    }
-
-    /** Compresses the full block taken, if the segment may end after it; true if the segment reached its end. */
-    public boolean stepTaken() throws IOException {
-        if (!stopped && compressor.full()) {
-            stepBlock();
-        }
-        return stopped;
-    }
-
-    /** Whether the segment reached its end: it ends at {@link #end()}. */
-    public boolean stopped() {
-        return stopped;
-    }
-
-    /** The input offset the segment took input to: where it ends once stopped. */
-    public long end() {
-        return blockStart + compressor.windowEnd;
-    }
-
-    /** The bit of the stream the segment reached. */
+    @Override
     public long bitPosition() {
         return startBit - (startBit & 7) + w.bitPosition();
     }
 
     /** Writes the segment's last bytes, the partial last one padded with zero bits; for a segment that stopped. */
     public void endSegment() throws IOException {
-        if (!stopped) {
+        if (!stopped()) {
             throw new IllegalStateException("the segment has not reached its end block");
         }
         w.flush();
@@ -159,40 +100,29 @@ public final class GoFastSegmentEncoder {
         w.flush();
     }
 
-    private void stepBlock() throws IOException {
+    @Override
+    protected boolean blockFull() {
+        return compressor.full();
+    }
+
+    @Override
+    protected int fillBlock(byte[] data, int offset, int length) {
+        return compressor.fill(data, offset, length);
+    }
+
+    @Override
+    protected int blockFilled() {
+        return compressor.windowEnd;
+    }
+
+    @Override
+    protected void compressBlock() throws IOException {
         compressor.step(false);
-        blockStart += BLOCK;
-        if (blockStart < endFrom) {
-            return;
-        }
-        if (recent == null) {
-            stopped = true;
-        } else if (checksToSkip > 0) {
-            checksToSkip--;
-        } else if (rebuiltHere()) {
-            stopped = true;
-        } else {
-            // Each check is a warm-up: where they keep failing, check ever more rarely.
-            checksToSkip = ++failedChecks;
-        }
     }
 
-    /** Whether a segment resumed at this boundary from the input before it would go on exactly as this one. */
-    private boolean rebuiltHere() {
-        GoFastSegmentEncoder rebuilt = resume(OutputStream.nullOutputStream(), bitPosition(), blockStart, recent, 0, recentLength);
+    @Override
+    protected boolean rebuiltAt(long input, byte[] history, int length) {
+        GoFastSegmentEncoder rebuilt = resume(OutputStream.nullOutputStream(), bitPosition(), input, history, 0, length);
         return compressor.sameMatchState(rebuilt.compressor);
-    }
-
-    private void remember(byte[] data, int offset, int n) {
-        if (recent == null) {
-            return;
-        }
-        if (recentLength + n > recent.length) {
-            int keep = HISTORY + BLOCK - n;
-            System.arraycopy(recent, recentLength - keep, recent, 0, keep);
-            recentLength = keep;
-        }
-        System.arraycopy(data, offset, recent, recentLength, n);
-        recentLength += n;
     }
 }
