@@ -58,6 +58,12 @@ public abstract class VerifiedBlockSegment {
     /** The bit of the stream the segment reached. */
     public abstract long bitPosition();
 
+    /** Writes the segment's last bytes, the partial last one padded with zero bits; for a segment that stopped. */
+    public abstract void endSegment() throws IOException;
+
+    /** The input ended: writes the last block and the final empty one. */
+    public abstract void finish() throws IOException;
+
     /** The segment ends with the first block boundary at input offset {@code offset} or later that qualifies. */
     public void endAtBlockFrom(long offset) {
         endFrom = offset;

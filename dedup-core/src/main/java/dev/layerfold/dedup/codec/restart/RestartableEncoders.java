@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.restart;
 
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
 import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
@@ -20,6 +21,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The encoder families whose state at some block boundaries can be rebuilt from the input before
@@ -302,41 +304,7 @@ public final class RestartableEncoders {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (end != Long.MAX_VALUE) {
-            go.endAtBlockFrom(end);
-        }
-        return new SegmentEncoder() {
-            @Override
-            public void verifyRestartPoints() {
-                go.verifyBoundaries(history, offset, length);
-            }
-
-            @Override
-            public int write(byte[] data, int off, int len) throws IOException {
-                return go.write(data, off, len);
-            }
-
-            @Override
-            public boolean reachedEnd() {
-                return go.stopped();
-            }
-
-            @Override
-            public Boundary endAtRestartPoint() throws IOException {
-                if (!go.stepTaken()) {
-                    throw new LayerRebuildException("the Go 1.27 segment from input offset " + point.inputOffset()
-                            + " did not reach a restart point at or past " + end + " with the input given (up to " + go.end() + ")");
-                }
-                long bit = go.bitPosition();
-                go.endSegment();
-                return new Boundary(go.end(), bit, List.of(go.tableAge()));
-            }
-
-            @Override
-            public void finish() throws IOException {
-                go.finish();
-            }
-        };
+        return verified("Go 1.27", go, point, end, history, offset, length, () -> List.of(go.tableAge()));
     }
 
     private static SegmentEncoder goFast(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
@@ -346,6 +314,12 @@ public final class RestartableEncoders {
         GoFastSegmentEncoder go = point.inputOffset() == 0 && point.outputBitOffset() == 0
                 ? GoFastSegmentEncoder.start(out)
                 : GoFastSegmentEncoder.resume(out, point.outputBitOffset(), point.inputOffset(), history, offset, length);
+        return verified("Go level 1", go, point, end, history, offset, length, List::of);
+    }
+
+    /** A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next point's values. */
+    private static SegmentEncoder verified(String family, VerifiedBlockSegment go, RestartPoint point, long end, byte[] history, int offset,
+                                           int length, Supplier<List<Integer>> state) {
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
         }
@@ -368,12 +342,12 @@ public final class RestartableEncoders {
             @Override
             public Boundary endAtRestartPoint() throws IOException {
                 if (!go.stepTaken()) {
-                    throw new LayerRebuildException("the Go level 1 segment from input offset " + point.inputOffset()
+                    throw new LayerRebuildException("the " + family + " segment from input offset " + point.inputOffset()
                             + " did not reach a restart point at or past " + end + " with the input given (up to " + go.end() + ")");
                 }
                 long bit = go.bitPosition();
                 go.endSegment();
-                return new Boundary(go.end(), bit, List.of());
+                return new Boundary(go.end(), bit, state.get());
             }
 
             @Override

@@ -86,6 +86,7 @@ public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
     }
 
     /** Writes the segment's last bytes, the partial last one padded with zero bits; for a segment that stopped. */
+    @Override
     public void endSegment() throws IOException {
         if (!stopped()) {
             throw new IllegalStateException("the segment has not reached its end block");
@@ -94,6 +95,7 @@ public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
     }
 
     /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
+    @Override
     public void finish() throws IOException {
         compressor.step(true);
         w.writeStoredHeader(0, true);

@@ -123,6 +123,7 @@ public final class Go127SegmentEncoder extends VerifiedBlockSegment {
     }
 
     /** Writes the segment's last bytes, the partial last one padded with zero bits, leaving the table open; for a segment that stopped. */
+    @Override
     public void endSegment() throws IOException {
         if (!stopped()) {
             throw new IllegalStateException("the segment has not reached its end block");
@@ -131,6 +132,7 @@ public final class Go127SegmentEncoder extends VerifiedBlockSegment {
     }
 
     /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
+    @Override
     public void finish() throws IOException {
         compressor.step(true);
         w.writeStoredHeader(0, true);
