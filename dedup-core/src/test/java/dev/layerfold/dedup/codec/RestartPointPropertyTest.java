@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateOracle;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
@@ -63,6 +64,8 @@ class RestartPointPropertyTest {
     private static final Map<String, Integer> SYMBOLS_PER_BLOCK = Map.of(StandardEncoders.GO, 16384, StandardEncoders.ZLIB, 16383,
             StandardEncoders.GNU_GZIP, 32767);
     private static final EncoderSpec GO127_6 = EncoderSpec.of(StandardEncoders.GO127, 6);
+    /** crane's, ko's and kaniko's: go-containerregistry's gzip.BestSpeed. */
+    private static final EncoderSpec GO_1 = EncoderSpec.of(StandardEncoders.GO, 1);
 
     @AfterContainer
     static void stopThreads() {
@@ -175,6 +178,28 @@ class RestartPointPropertyTest {
         }
     }
 
+    /**
+     * Go 1.8-1.26's level 1 (crane, ko and kaniko) over tars of system files, compressed by the real
+     * installed Go: the layer is identified as Go's level 1, and the proof tries block boundaries
+     * from one block after each point on, recording those where a warm-up rebuilds the match
+     * finder's state. Prints the share.
+     */
+    @Test
+    void realGoLevel1LayersGetVerifiedPoints() throws Exception {
+        byte[] tar = concat(TestInputs.tarOf(Path.of("/usr/share"), 3_000_000),
+                TestInputs.tarOf(Path.of("/usr/lib"), 3_000_000));
+        byte[] blob = gzip(GoFlateOracle.get().compress(1, tar), tar);
+        Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+        EncoderSpec spec = split.members().getFirst().encoder();
+        assertThat(spec).isEqualTo(GO_1);
+        List<RestartPoint> points = assertRestartsExact(blob, spec);
+        long boundaries = tar.length / GoFastSegmentEncoder.BLOCK;
+        System.out.printf("go-1: %d of %d block boundaries are verified restart points (%.0f%%)%n",
+                points.size() - 1, boundaries, 100.0 * (points.size() - 1) / boundaries);
+        // After failed checks the proof checks ever fewer boundaries (each check costs a warm-up).
+        assertThat(points).as("points of %s", spec).hasSizeGreaterThan((int) (boundaries / 4));
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
@@ -188,10 +213,10 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -207,6 +232,7 @@ class RestartPointPropertyTest {
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(1, 0), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(99), p.segmentSha256()));
+        assertDamageCaught(GO_1, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
     }
 
     /**
@@ -243,14 +269,14 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -467,7 +493,7 @@ class RestartPointPropertyTest {
                 .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
-        Arbitrary<EncoderSpec> go = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
+        Arbitrary<EncoderSpec> go = Arbitraries.of(1, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(4, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
         Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));

@@ -2,6 +2,8 @@ package dev.layerfold.dedup.codec.restart;
 
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
+import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
 import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
@@ -19,6 +21,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The encoder families whose state at some block boundaries can be rebuilt from the input before
@@ -34,6 +37,10 @@ import java.util.Optional;
  *       at a bit the encoder decides; points lie at the first block boundary past each requested
  *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
  *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
+ *   <li>{@code go} level 1 (crane, ko, kaniko through go-containerregistry): points lie at 65535-byte
+ *       block boundaries and carry no state values; the match finder's table is rebuilt by a warm-up
+ *       over the two blocks before ({@link GoFastSegmentEncoder}), and the proof records only
+ *       boundaries where it matches the encoder's own.</li>
  *   <li>{@code zlib} levels 4 to 9 with zlib's defaults (Python, Java, most tools linking zlib) and
  *       GNU {@code gzip} 4 to 9 (scripts): likewise, a block ends when the symbol buffer fills (or
  *       where GNU gzip guesses ending pays); points carry {@link LazyRestartState}'s four values, and
@@ -73,7 +80,8 @@ public final class RestartableEncoders {
         if (goLevel(spec).isPresent() || lazyDeflate(spec).isPresent()) {
             return Optional.of(target);
         }
-        Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK) : blockSize(spec);
+        Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK)
+                : goFast(spec) ? Optional.of(GoFastSegmentEncoder.BLOCK) : blockSize(spec);
         return block.map(size -> Math.max(1, target / size) * size);
     }
 
@@ -83,7 +91,7 @@ public final class RestartableEncoders {
      * by a warm-up over the input before it.
      */
     public static int history(EncoderSpec spec) {
-        return go127Level(spec).isPresent() ? Go127SegmentEncoder.HISTORY : HISTORY;
+        return go127Level(spec).isPresent() ? Go127SegmentEncoder.HISTORY : goFast(spec) ? GoFastSegmentEncoder.HISTORY : HISTORY;
     }
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
@@ -107,6 +115,11 @@ public final class RestartableEncoders {
     private static Optional<Integer> goLevel(EncoderSpec spec) {
         return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoSegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
+    }
+
+    /** Whether {@code spec} is Go 1.8-1.26 at level 1, not flushed before its end. */
+    private static boolean goFast(EncoderSpec spec) {
+        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoFastSegmentEncoder.restartable(spec.level());
     }
 
     /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), not flushed before its end. */
@@ -148,6 +161,9 @@ public final class RestartableEncoders {
         Optional<LazySegmentEncoder.Deflate> lazy = lazyDeflate(spec);
         if (lazy.isPresent()) {
             return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
+        }
+        if (goFast(spec)) {
+            return goFast(point, end, history, offset, length, out);
         }
         if (go127Level(spec).isPresent()) {
             return go127(spec.level(), point, end, history, offset, length, out);
@@ -288,6 +304,22 @@ public final class RestartableEncoders {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return verified("Go 1.27", go, point, end, history, offset, length, () -> List.of(go.tableAge()));
+    }
+
+    private static SegmentEncoder goFast(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        if (!point.state().isEmpty()) {
+            throw new IllegalArgumentException("a Go level 1 restart point has no state values, not " + point.state());
+        }
+        GoFastSegmentEncoder go = point.inputOffset() == 0 && point.outputBitOffset() == 0
+                ? GoFastSegmentEncoder.start(out)
+                : GoFastSegmentEncoder.resume(out, point.outputBitOffset(), point.inputOffset(), history, offset, length);
+        return verified("Go level 1", go, point, end, history, offset, length, List::of);
+    }
+
+    /** A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next point's values. */
+    private static SegmentEncoder verified(String family, VerifiedBlockSegment go, RestartPoint point, long end, byte[] history, int offset,
+                                           int length, Supplier<List<Integer>> state) {
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
         }
@@ -310,12 +342,12 @@ public final class RestartableEncoders {
             @Override
             public Boundary endAtRestartPoint() throws IOException {
                 if (!go.stepTaken()) {
-                    throw new LayerRebuildException("the Go 1.27 segment from input offset " + point.inputOffset()
+                    throw new LayerRebuildException("the " + family + " segment from input offset " + point.inputOffset()
                             + " did not reach a restart point at or past " + end + " with the input given (up to " + go.end() + ")");
                 }
                 long bit = go.bitPosition();
                 go.endSegment();
-                return new Boundary(go.end(), bit, List.of(go.tableAge()));
+                return new Boundary(go.end(), bit, state.get());
             }
 
             @Override

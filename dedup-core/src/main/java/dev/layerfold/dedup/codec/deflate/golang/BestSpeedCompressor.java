@@ -47,6 +47,17 @@ final class BestSpeedCompressor extends StoreWindowCompressor {
         windowEnd = 0;
     }
 
+    /** Runs the match finder over a full block of {@code b} as {@link #step} would, writing nothing: a warm-up. */
+    void warmUp(byte[] b, int offset) {
+        System.arraycopy(b, offset, window, 0, window.length);
+        bestSpeed.encode(tokens, window, window.length);
+    }
+
+    /** Whether the next block is encoded as {@code other}'s: see {@link DeflateFast#sameMatchState}. */
+    boolean sameMatchState(BestSpeedCompressor other) {
+        return windowEnd == other.windowEnd && bestSpeed.sameMatchState(other.bestSpeed);
+    }
+
     @Override
     void reset() {
         super.reset();

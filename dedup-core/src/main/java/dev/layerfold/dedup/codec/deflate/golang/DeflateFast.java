@@ -181,6 +181,28 @@ final class DeflateFast {
         return n + MatchLength.of(src, s + n, src, 0, s1 - s - n);
     }
 
+    /**
+     * Whether the next {@link #encode} finds the same matches as {@code other}'s: the same previous
+     * block and, in every slot, either an entry neither can use or the same value at the same
+     * distance. Absolute offsets differ between a warmed-up encoder and the original and do not
+     * matter; an entry more than {@value #MAX_MATCH_OFFSET} back is rejected wherever it lies.
+     */
+    boolean sameMatchState(DeflateFast other) {
+        if (prevLength != other.prevLength || !Arrays.equals(prev, 0, prevLength, other.prev, 0, prevLength)) {
+            return false;
+        }
+        for (int i = 0; i < TABLE_SIZE; i++) {
+            int distance = cur - tableOffset[i];
+            int otherDistance = other.cur - other.tableOffset[i];
+            boolean usable = distance <= MAX_MATCH_OFFSET;
+            if (usable != otherDistance <= MAX_MATCH_OFFSET
+                    || usable && (distance != otherDistance || tableVal[i] != other.tableVal[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Forgets the history, so that no match reaches into the previous block. */
     void reset() {
         prevLength = 0;

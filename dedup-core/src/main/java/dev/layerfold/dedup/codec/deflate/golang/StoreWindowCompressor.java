@@ -21,6 +21,11 @@ abstract class StoreWindowCompressor extends Compressor {
         return n;
     }
 
+    /** Whether the window holds a whole block: the next step encodes it. */
+    final boolean full() {
+        return windowEnd == window.length;
+    }
+
     @Override
     void reset() {
         windowEnd = 0;

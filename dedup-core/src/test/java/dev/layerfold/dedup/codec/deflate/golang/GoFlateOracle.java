@@ -50,7 +50,7 @@ public final class GoFlateOracle {
     }
 
     /** The installed Go's oracle, or aborts (fails, under CI) the calling test when Go is unusable here. */
-    static GoFlateOracle get() {
+    public static GoFlateOracle get() {
         return release(INSTALLED);
     }
 
