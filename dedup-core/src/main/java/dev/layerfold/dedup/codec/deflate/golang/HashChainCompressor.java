@@ -428,7 +428,10 @@ final class HashChainCompressor extends Compressor {
                     byteAvailable = true;
                 }
             }
-            if (tokenCount == 0 && !sync && windowStart + blockStart >= stopAt) {
+            // A block that ends within a match's reach of the window's end is no restart point: the window slides
+            // before the next byte, which a resume there cannot place (it refuses such a state).
+            if (tokenCount == 0 && !sync && windowStart + blockStart >= stopAt
+                    && blockStart < 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH)) {
                 stopped = new GoRestartState(windowStart + blockStart, windowStart, byteAvailable, length, offset);
                 if (index != blockStart + (byteAvailable ? 1 : 0)) {
                     throw new IllegalStateException("a block ended at " + blockStart + " with the encoder at " + index);
