@@ -84,6 +84,15 @@ final class DeduplicatedLayers {
         return gzip(textTar(random, megabytes), out -> GoFlateEncoder.create(out, 6));
     }
 
+    /**
+     * This machine's system files through Go's level 1, as crane, ko and kaniko write layers (through
+     * go-containerregistry's BestSpeed): points at 65535-byte block boundaries where a warm-up over the
+     * two blocks before rebuilds the match finder's table.
+     */
+    static byte[] goLevel1Layer(Random random, int megabytes) throws IOException {
+        return gzip(systemFilesTar(random, megabytes), out -> GoFlateEncoder.create(out, 1));
+    }
+
     /** The same tar through the JDK's {@code GZIPOutputStream} (zlib -6 with its defaults, as Python and most zlib tools write it). */
     static byte[] zlibLayer(Random random, int megabytes) throws IOException {
         ByteArrayOutputStream blob = new ByteArrayOutputStream();
