@@ -45,6 +45,11 @@ import java.util.function.Supplier;
  *       GNU {@code gzip} 4 to 9 (scripts): likewise, a block ends when the symbol buffer fills (or
  *       where GNU gzip guesses ending pays); points carry {@link LazyRestartState}'s four values, and
  *       the encoder reads up to its 64 KiB window past a boundary.</li>
+ *   <li>{@code zlib} levels 1 to 3 with zlib's defaults (deflate_fast: Python's {@code gzip.compress(data, 1)})
+ *       and GNU {@code gzip} 1 to 3 ({@code gzip -1}): the same four values, but a resumed segment
+ *       rebuilds its hash chains by a warm-up over the 256 KiB before the point ({@link #history}), and
+ *       the proof records only boundaries where a segment so resumed was seen to go on as the encoder
+ *       did; the encoder reads up to 96 KiB past a boundary before it knows.</li>
  *   <li>{@code go127} levels 1 to 6 (Go 1.27's default, 6, and its fast levels): points lie at
  *       65535-byte block boundaries and carry one value, the age of the Huffman table left open;
  *       the state is rebuilt by a warm-up over the blocks before ({@link Go127SegmentEncoder}), so
@@ -60,8 +65,6 @@ public final class RestartableEncoders {
     public static final int HISTORY = 32 * 1024;
     /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
     private static final int GO_LOOKAHEAD = 64 * 1024;
-    /** zlib's and GNU gzip's window buffer (twice their 32 KiB window): they read that far ahead at most before they end a block. */
-    private static final int LAZY_LOOKAHEAD = 64 * 1024;
 
     private RestartableEncoders() {
     }
@@ -91,12 +94,18 @@ public final class RestartableEncoders {
      * by a warm-up over the input before it.
      */
     public static int history(EncoderSpec spec) {
-        return go127Level(spec).isPresent() ? Go127SegmentEncoder.HISTORY : goFast(spec) ? GoFastSegmentEncoder.HISTORY : HISTORY;
+        if (go127Level(spec).isPresent()) {
+            return Go127SegmentEncoder.HISTORY;
+        }
+        if (goFast(spec)) {
+            return GoFastSegmentEncoder.HISTORY;
+        }
+        return lazyDeflate(spec).isPresent() ? LazySegmentEncoder.history(spec.level()) : HISTORY;
     }
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LAZY_LOOKAHEAD : 0;
+        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level()) : 0;
     }
 
     /** The block size of a family whose blocks start afresh, or empty. */
@@ -268,6 +277,11 @@ public final class RestartableEncoders {
             segment.endAtBlockFrom(end);
         }
         return new SegmentEncoder() {
+            @Override
+            public void verifyRestartPoints() {
+                segment.verifyBoundaries(history, offset, length);
+            }
+
             @Override
             public int write(byte[] data, int off, int len) throws IOException {
                 return segment.write(data, off, len);

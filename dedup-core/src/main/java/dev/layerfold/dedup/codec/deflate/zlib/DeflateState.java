@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
 
+import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -103,6 +104,13 @@ final class DeflateState implements LazyDeflate {
     private long stopFrom = Long.MAX_VALUE;
     /** Where deflate_slow stopped, once it did: the next segment's start. */
     private LazyRestartState stopped;
+    /** deflate_fast resumed from a restart point: until this input offset (the point) it warms the chains up, writing nothing; -1 after. */
+    private long warmUntil = -1;
+    /** A check's shadow ({@link FastRestart}) stops at this input offset, where the encoder it shadows is; -1: never. */
+    private long pauseAt = -1;
+    /** deflate_fast for the proof: it ends a segment only at boundaries a shadow was seen to go on from as it does; null otherwise. */
+    private FastRestart<DeflateState> verified;
+    private final ZlibSettings settings;
 
     DeflateState(PendingOutput out, ZlibSettings settings) {
         this.out = out;
@@ -120,6 +128,7 @@ final class DeflateState implements LazyDeflate {
         this.trees = new Trees(out, litBufsize);
         this.level = settings.level();
         this.strategy = settings.strategy();
+        this.settings = settings;
         reset();
     }
 
@@ -162,6 +171,10 @@ final class DeflateState implements LazyDeflate {
      */
     @Override
     public void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
+        if (FastRestart.fast(level)) {
+            resumeFast(state, history, offset, length, startBit);
+            return;
+        }
         state.placeHistory(window, windowSize, history, offset, length);
         int w = state.windowOffset();
         int available = state.matchAvailable() ? 1 : 0;
@@ -176,6 +189,95 @@ final class DeflateState implements LazyDeflate {
         matchStart = w - state.matchDistance();
         lastFlush = NO_FLUSH;
         out.startAtBit(startBit);
+    }
+
+    /**
+     * Continues a fresh stream at levels 1 to 3 (default settings, no flushes so far) from a block
+     * boundary: deflate_fast runs over the input before the point from empty chains, writing nothing
+     * ({@link FastRestart}), and the first block starts where it reaches the point. The window is laid
+     * out as the original's (slides fall where they did, and the bytes past the input at the stream's
+     * end are the original's), so a warm-up that falls into step with it leaves its very chains.
+     *
+     * @throws IllegalArgumentException if the state cannot be one deflate_fast stopped at, or history lacks the warm-up's input
+     */
+    private void resumeFast(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
+        long point = state.input();
+        int warmUp = (int) (point - FastRestart.warmUpStart(point));
+        FastRestart.checkResumable(state, length, "zlib");
+        long base = FastRestart.warmUpWindowBase(point, state.windowBase());
+        if (base == state.windowBase()) {
+            state.placeHistory(window, windowSize, history, offset, length);
+        }
+        windowBase = base;
+        strstart = blockStart = (int) (point - warmUp - base);
+        warmUntil = point;
+        lastFlush = NO_FLUSH;
+        out.startAtBit(startBit);
+        deflate(history, offset + length - warmUp, warmUp, NO_FLUSH);
+    }
+
+    /** The warm-up reached the point: the segment's first block starts here. A check's shadow that passed it is compared and found to differ. */
+    private void endWarmUp() {
+        if (windowBase + strstart != warmUntil && pauseAt < 0) {
+            throw new IllegalStateException("the warm-up passed the restart point at input offset " + warmUntil + " (a match ran on to "
+                    + (windowBase + strstart) + "): not a block boundary it rebuilds");
+        }
+        blockStart = strstart;
+        warmUntil = -1;
+    }
+
+    /**
+     * A block ended at a boundary past the segment's end: starts checking it with a segment resumed
+     * there ({@link FastRestart}). True if the segment ends here.
+     */
+    private boolean checkBoundary() {
+        if (!verified.due()) {
+            return false;
+        }
+        byte[] before = verified.warmUpInput(window, windowBase, strstart);
+        if (before == null) {
+            return false;
+        }
+        LazyRestartState point = LazyRestartState.at(windowBase, strstart, false, 0, 0);
+        DeflateState shadow = new DeflateState(new PendingOutput(OutputStream.nullOutputStream()), settings);
+        shadow.pauseAt = point.input();
+        shadow.resumeFast(point, before, 0, before.length, 0);
+        verified.start(point, shadow, point.input());
+        return compareWithShadow();
+    }
+
+    /** Gives the shadow the input this encoder read, up to where it is, and compares them there; true if the segment ended at the shadow's point. */
+    private boolean compareWithShadow() {
+        DeflateState shadow = verified.shadow();
+        long at = windowBase + strstart;
+        shadow.pauseAt = at;
+        int from = (int) (verified.fed() - windowBase);
+        verified.fedTo(verified.fed() + shadow.shadowTake(window, from, strstart + lookahead - from));
+        boolean sameSoFar = shadow.windowBase == windowBase && shadow.strstart == strstart && trees.sameSymbols(shadow.trees);
+        stopped = verified.compared(at, sameSoFar,
+                () -> FastRestart.sameChains(head, prev, shadow.head, shadow.prev, strstart, maxDist(), maxChainLength), maxDist());
+        return stopped != null;
+    }
+
+    /**
+     * Runs a shadow's deflate_fast over {@code data}, as far as its pause: deflate() itself would not
+     * run without new input, and a shadow may have to catch up on input it already holds.
+     * Returns how much it read.
+     */
+    private int shadowTake(byte[] data, int offset, int length) {
+        nextIn = data;
+        nextInPos = offset;
+        availIn = length;
+        deflateFast(NO_FLUSH);
+        nextIn = null;
+        return length - availIn;
+    }
+
+    @Override
+    public void verifyBoundaries(byte[] history, int offset, int length, long start) {
+        if (FastRestart.fast(level)) {
+            verified = new FastRestart<>(history, offset, length, start);
+        }
     }
 
     @Override
@@ -405,6 +507,9 @@ final class DeflateState implements LazyDeflate {
         do {
             int more = windowSize - lookahead - strstart;
             if (strstart >= wsize + maxDist()) {
+                if (verified != null) {
+                    verified.beforeSlide(window, windowBase);
+                }
                 System.arraycopy(window, wsize, window, 0, wsize - more);
                 windowBase += wsize;
                 matchStart -= wsize;
@@ -627,6 +732,12 @@ final class DeflateState implements LazyDeflate {
     /** deflate_fast(): levels 1 to 3, no lazy matching. */
     private int deflateFast(int flush) {
         for (;;) {
+            if (warmUntil >= 0 && windowBase + strstart >= warmUntil) {
+                endWarmUp();
+            }
+            if (pauseAt >= 0 && windowBase + strstart >= pauseAt) {
+                return NEED_MORE;
+            }
             if (lookahead < MIN_LOOKAHEAD) {
                 fillWindow();
                 if (lookahead < MIN_LOOKAHEAD && flush == NO_FLUSH) {
@@ -636,6 +747,9 @@ final class DeflateState implements LazyDeflate {
                     break;
                 }
             }
+            if (verified != null && flush == NO_FLUSH && verified.compareAt(windowBase + strstart) && compareWithShadow()) {
+                return NEED_MORE;
+            }
             int hashHead = 0;
             if (lookahead >= MIN_MATCH) {
                 hashHead = insertString(strstart);
@@ -643,9 +757,11 @@ final class DeflateState implements LazyDeflate {
             if (hashHead != 0 && strstart - hashHead <= maxDist()) {
                 matchLength = longestMatch(hashHead);
             }
+            // A warm-up only finds tokens: they are the previous segment's.
+            boolean warmingUp = warmUntil >= 0;
             boolean bflush;
             if (matchLength >= MIN_MATCH) {
-                bflush = trees.tallyDist(strstart - matchStart, matchLength - MIN_MATCH);
+                bflush = !warmingUp && trees.tallyDist(strstart - matchStart, matchLength - MIN_MATCH);
                 lookahead -= matchLength;
                 if (matchLength <= maxLazyMatch && lookahead >= MIN_MATCH) {
                     matchLength--;
@@ -661,12 +777,15 @@ final class DeflateState implements LazyDeflate {
                     insH = ((insH << hashShift) ^ (window[strstart + 1] & 0xff)) & hashMask;
                 }
             } else {
-                bflush = trees.tallyLit(window[strstart] & 0xff);
+                bflush = !warmingUp && trees.tallyLit(window[strstart] & 0xff);
                 lookahead--;
                 strstart++;
             }
             if (bflush) {
                 flushBlock(false);
+                if (stopReached(flush)) {
+                    return NEED_MORE;
+                }
             }
         }
         insert = Math.min(strstart, MIN_MATCH - 1);
@@ -759,6 +878,9 @@ final class DeflateState implements LazyDeflate {
     private boolean stopReached(int flush) {
         if (flush != NO_FLUSH || windowBase + strstart < stopFrom) {
             return false;
+        }
+        if (verified != null) {
+            return checkBoundary();
         }
         stopped = LazyRestartState.at(windowBase, strstart, matchAvailable, matchLength, matchStart);
         return true;

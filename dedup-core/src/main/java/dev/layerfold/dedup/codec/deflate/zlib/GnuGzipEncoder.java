@@ -80,6 +80,12 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     private LazyRestartState stopped;
     /** Positions before strstart a resumed segment still owes the hash chains: they need the two bytes after them. */
     private int owedInserts;
+    /** Levels 1 to 3 resumed from a restart point: until this input offset (the point) they warm the chains up, writing nothing; -1 after. */
+    private long warmUntil = -1;
+    /** A check's shadow ({@link FastRestart}) stops at this input offset, where the encoder it shadows is; -1: never. */
+    private long pauseAt = -1;
+    /** Levels 1 to 3 for the proof: they end a segment only at boundaries a shadow was seen to go on from as they do; null otherwise. */
+    private FastRestart<GnuGzipEncoder> verified;
 
     private GnuGzipEncoder(OutputStream sink, int level) {
         this.level = level;
@@ -138,14 +144,24 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     private void run(boolean eof) throws IOException {
         try {
             while (true) {
+                if (warmUntil >= 0 && windowBase + strstart >= warmUntil) {
+                    endWarmUp();
+                }
+                if (pauseAt >= 0 && windowBase + strstart >= pauseAt) {
+                    return;
+                }
                 if (!fillUntilEnough(eof)) {
                     return;
                 }
+                if (verified != null && !eofile && verified.compareAt(windowBase + strstart) && compareWithShadow()) {
+                    return;
+                }
                 if (!started) {
+                    // At the stream's start, or where a warm-up starts.
                     started = true;
                     insH = 0;
                     for (int j = 0; j < MIN_MATCH - 1; j++) {
-                        insH = ((insH << H_SHIFT) ^ (window[j] & 0xff)) & HASH_MASK;
+                        insH = ((insH << H_SHIFT) ^ (window[strstart + j] & 0xff)) & HASH_MASK;
                     }
                 }
                 if (owedInserts > 0) {
@@ -158,9 +174,9 @@ public final class GnuGzipEncoder implements DeflateEncoder {
                     stepFast();
                 } else {
                     stepLazy();
-                    if (stopped != null) {
-                        return;
-                    }
+                }
+                if (stopped != null) {
+                    return;
                 }
             }
             if (level > 3 && matchAvailable) {
@@ -201,6 +217,9 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     }
 
     private void slide() {
+        if (verified != null) {
+            verified.beforeSlide(window, windowBase);
+        }
         System.arraycopy(window, WSIZE, window, 0, WSIZE);
         windowBase += WSIZE;
         matchStart -= WSIZE;
@@ -227,6 +246,10 @@ public final class GnuGzipEncoder implements DeflateEncoder {
 
     /** ct_tally(): {@code dist} 0 for a literal {@code lc}, else a match of length lc + 3. */
     private boolean tally(int dist, int lc) {
+        if (warmUntil >= 0) {
+            // A warm-up only finds tokens: they are the previous segment's.
+            return false;
+        }
         boolean flush = dist == 0 ? trees.tallyLit(lc) : trees.tallyDist(dist, lc);
         if (level > 2 && trees.gnuGzipWouldEndBlock(strstart - blockStart)) {
             return true;
@@ -280,6 +303,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
         }
         if (flush) {
             flushBlock(false);
+            stopIfReached();
         }
     }
 
@@ -332,8 +356,87 @@ public final class GnuGzipEncoder implements DeflateEncoder {
         if (eofile || windowBase + strstart < stopFrom) {
             return false;
         }
+        if (verified != null) {
+            return checkBoundary();
+        }
         stopped = LazyRestartState.at(windowBase, strstart, matchAvailable, matchLength, matchStart);
         return true;
+    }
+
+    /**
+     * Continues a fresh stream at levels 1 to 3 from a block boundary: the match finder runs over the
+     * input before the point from empty chains, writing nothing ({@link FastRestart}), and the first
+     * block starts where it reaches the point. The window is laid out as the original's, so a warm-up
+     * that falls into step with it leaves its very chains.
+     *
+     * @throws IllegalArgumentException if the state cannot be one these levels stopped at, or history lacks the warm-up's input
+     */
+    private void resumeFast(LazyRestartState state, byte[] history, int offset, int length, int startBit) throws IOException {
+        long point = state.input();
+        int warmUp = (int) (point - FastRestart.warmUpStart(point));
+        FastRestart.checkResumable(state, length, "GNU gzip");
+        long base = FastRestart.warmUpWindowBase(point, state.windowBase());
+        if (base == state.windowBase()) {
+            state.placeHistory(window, WINDOW_SIZE, history, offset, length);
+        }
+        windowBase = base;
+        strstart = (int) (point - warmUp - base);
+        blockStart = strstart;
+        warmUntil = point;
+        out.startAtBit(startBit);
+        write(history, offset + length - warmUp, warmUp);
+    }
+
+    /** The warm-up reached the point: the segment's first block starts here. A check's shadow that passed it is compared and found to differ. */
+    private void endWarmUp() {
+        if (windowBase + strstart != warmUntil && pauseAt < 0) {
+            throw new IllegalStateException("the warm-up passed the restart point at input offset " + warmUntil + " (a match ran on to "
+                    + (windowBase + strstart) + "): not a block boundary it rebuilds");
+        }
+        blockStart = strstart;
+        warmUntil = -1;
+    }
+
+    /**
+     * A block ended at a boundary past the segment's end: starts checking it with a segment resumed
+     * there ({@link FastRestart}). True if the segment ends here.
+     */
+    private boolean checkBoundary() {
+        if (!verified.due()) {
+            return false;
+        }
+        byte[] before = verified.warmUpInput(window, windowBase, strstart);
+        if (before == null) {
+            return false;
+        }
+        LazyRestartState point = LazyRestartState.at(windowBase, strstart, false, 0, 0);
+        GnuGzipEncoder shadow = new GnuGzipEncoder(OutputStream.nullOutputStream(), level);
+        shadow.pauseAt = point.input();
+        try {
+            shadow.resumeFast(point, before, 0, before.length, 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        verified.start(point, shadow, point.input());
+        return compareWithShadow();
+    }
+
+    /** Gives the shadow the input this encoder read, up to where it is, and compares them there; true if the segment ended at the shadow's point. */
+    private boolean compareWithShadow() {
+        GnuGzipEncoder shadow = verified.shadow();
+        long at = windowBase + strstart;
+        shadow.pauseAt = at;
+        int from = (int) (verified.fed() - windowBase);
+        try {
+            shadow.write(window, from, strstart + lookahead - from);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        verified.fedTo(verified.fed() + shadow.inputPos - from);
+        boolean sameSoFar = shadow.windowBase == windowBase && shadow.strstart == strstart && trees.sameSymbols(shadow.trees);
+        stopped = verified.compared(at, sameSoFar,
+                () -> FastRestart.sameChains(head, prev, shadow.head, shadow.prev, strstart, MAX_DIST, maxChainLength), MAX_DIST);
+        return stopped != null;
     }
 
     /** Hashes the positions a resumed segment owes, now that the bytes after them are in the window. */
@@ -351,8 +454,16 @@ public final class GnuGzipEncoder implements DeflateEncoder {
         return new LazyDeflate() {
             @Override
             public void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
-                if (started) {
+                if (started || warmUntil >= 0) {
                     throw new IllegalStateException("only a fresh encoder resumes from a restart point");
+                }
+                if (FastRestart.fast(level)) {
+                    try {
+                        resumeFast(state, history, offset, length, startBit);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    return;
                 }
                 state.placeHistory(window, WINDOW_SIZE, history, offset, length);
                 int w = state.windowOffset();
@@ -368,6 +479,13 @@ public final class GnuGzipEncoder implements DeflateEncoder {
                 matchStart = w - state.matchDistance();
                 started = true;
                 out.startAtBit(startBit);
+            }
+
+            @Override
+            public void verifyBoundaries(byte[] history, int offset, int length, long start) {
+                if (FastRestart.fast(level)) {
+                    verified = new FastRestart<>(history, offset, length, start);
+                }
             }
 
             @Override

@@ -14,6 +14,14 @@ interface LazyDeflate {
      */
     void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit);
 
+    /**
+     * For the proof: from now on a block boundary ends the segment only where a segment resumed there
+     * goes on exactly as this one; {@code history[offset..offset+length)} is the input before the
+     * segment's start, input offset {@code start}. Only the fast levels (1 to 3) check; the lazy levels'
+     * resumed state is exact by construction.
+     */
+    void verifyBoundaries(byte[] history, int offset, int length, long start);
+
     /** Stops at the first block boundary at input offset {@code offset} or later. */
     void stopAtBlockFrom(long offset);
 

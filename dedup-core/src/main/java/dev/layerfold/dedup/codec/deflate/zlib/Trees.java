@@ -112,6 +112,11 @@ final class Trees {
         return symNext != 0;
     }
 
+    /** Whether the block under way holds the same symbols as {@code other}'s. */
+    boolean sameSymbols(Trees other) {
+        return Arrays.equals(syms, 0, symNext, other.syms, 0, other.symNext);
+    }
+
     void observeTokens(TokenObserver observer) {
         this.observer = observer;
     }

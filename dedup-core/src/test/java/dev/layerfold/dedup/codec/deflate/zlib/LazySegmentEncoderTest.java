@@ -22,11 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * zlib's and GNU gzip's levels 4 to 9 cut at block boundaries into segments, each encoded from a
  * state rebuilt from the 32 KiB of input before it and its four values: the segments, merged at their
  * bit offsets, are the system zlib's or gzip's stream bit for bit, and a damaged start bit or state
- * value changes them.
+ * value changes them. Levels 1 to 3 likewise, cut only at boundaries the proof's check verified,
+ * each segment's chains rebuilt by a warm-up over the 64 KiB before it.
  */
 class LazySegmentEncoderTest {
-
-    private static final int HISTORY = 32 * 1024;
 
     /** A segment's start (null: the stream's), its bytes, and where it stopped (null: at the end). */
     record Segment(LazyRestartState from, long startBit, byte[] bytes, LazyRestartState next, long nextBit) {
@@ -34,6 +33,10 @@ class LazySegmentEncoderTest {
 
     static Stream<Arguments> lazyLevels() {
         return Stream.of(Deflate.values()).flatMap(encoder -> IntStream.rangeClosed(4, 9).mapToObj(level -> Arguments.of(encoder, level)));
+    }
+
+    static Stream<Arguments> fastLevels() {
+        return Stream.of(Deflate.values()).flatMap(encoder -> IntStream.rangeClosed(1, 3).mapToObj(level -> Arguments.of(encoder, level)));
     }
 
     static Stream<Arguments> someLazyLevels() {
@@ -46,8 +49,7 @@ class LazySegmentEncoderTest {
         List<LazyRestartState> points = new ArrayList<>();
         for (byte[] input : List.of(ReferenceInputs.text(level, 1_200_000), ReferenceInputs.random(level, 500_000),
                 TestInputs.tarOf(Path.of("/usr/share"), 2_000_000))) {
-            byte[] original = encoder == Deflate.ZLIB ? SystemZlib.get().run(new ZlibScript(ZlibSettings.of(level)).deflate(input, ZlibFlush.FINISH))
-                    : GnuGzip.deflate(level, input);
+            byte[] original = original(encoder, level, input);
             for (int spacing : new int[] {40_000, 120_000}) {
                 List<Segment> segments = segments(encoder, input, level, spacing);
                 assertThat(segments).hasSizeGreaterThan(2);
@@ -69,6 +71,33 @@ class LazySegmentEncoderTest {
             assertThat(points).anyMatch(p -> p.matchAvailable() && p.matchLength() >= 3);
         }
         assertThat(points.stream().map(p -> p.input() - p.windowOffset()).distinct().count()).isGreaterThan(10);
+    }
+
+    /**
+     * Levels 1 to 3: the segments between verified boundaries, each resumed by a warm-up, merge into the
+     * system zlib's or gzip's stream, and each encoded again alone (as a restore does, without checks)
+     * is the same; in tars of system files the check finds points, and on random input (no matches, so
+     * every position is hashed) nearly every boundary is one.
+     */
+    @ParameterizedTest
+    @MethodSource("fastLevels")
+    void segmentsFromVerifiedBoundariesMergeIntoTheOriginalStream(Deflate encoder, int level) throws IOException {
+        byte[] random = ReferenceInputs.random(level, 700_000);
+        byte[] usrLib = TestInputs.tarOf(Path.of("/usr/lib"), 3_000_000);
+        for (byte[] input : List.of(ReferenceInputs.text(level, 1_500_000), random, TestInputs.tarOf(Path.of("/usr/share"), 3_000_000), usrLib)) {
+            byte[] original = original(encoder, level, input);
+            List<Segment> segments = segments(encoder, input, level, 60_000);
+            if (input == random || input == usrLib) {
+                assertThat(segments).as("segments of %d bytes", input.length).hasSizeGreaterThan(input == random ? 5 : 1);
+            }
+            assertThat(merge(segments)).isEqualTo(original);
+            for (int i = 1; i < segments.size() - 1; i++) {
+                Segment s = segments.get(i);
+                Segment again = segment(encoder, input, level, s.from(), s.startBit(), segments.get(i + 1).from().input(), false);
+                assertThat(again.bytes()).as("segment %d encoded alone", i).isEqualTo(s.bytes());
+                assertThat(again.next()).isEqualTo(segments.get(i + 1).from());
+            }
+        }
     }
 
     /**
@@ -120,7 +149,7 @@ class LazySegmentEncoderTest {
         long startBit = 0;
         while (true) {
             long end = (from == null ? 0 : from.input()) + spacing;
-            Segment s = segment(encoder, input, level, from, startBit, end >= input.length ? Long.MAX_VALUE : end);
+            Segment s = segment(encoder, input, level, from, startBit, end >= input.length ? Long.MAX_VALUE : end, true);
             segments.add(s);
             if (s.bytes().length == 0 || segments.size() > 1000) {
                 throw new AssertionError("no progress");
@@ -133,8 +162,22 @@ class LazySegmentEncoderTest {
         }
     }
 
-    /** Encodes from {@code from} (null: the start) up to the first block ending at {@code end} or later, or to the end. */
+    /** The system zlib's or GNU gzip's raw deflate stream of {@code input}. */
+    private static byte[] original(Deflate encoder, int level, byte[] input) throws IOException {
+        return encoder == Deflate.ZLIB ? SystemZlib.get().run(new ZlibScript(ZlibSettings.of(level)).deflate(input, ZlibFlush.FINISH))
+                : GnuGzip.deflate(level, input);
+    }
+
     static Segment segment(Deflate deflate, byte[] input, int level, LazyRestartState from, long startBit, long end) throws IOException {
+        return segment(deflate, input, level, from, startBit, end, false);
+    }
+
+    /**
+     * Encodes from {@code from} (null: the start) up to the first block ending at {@code end} or later
+     * (with {@code verify}: the first the proof's check finds to hold), or to the end.
+     */
+    static Segment segment(Deflate deflate, byte[] input, int level, LazyRestartState from, long startBit, long end, boolean verify)
+            throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         LazySegmentEncoder encoder;
         int at;
@@ -143,8 +186,12 @@ class LazySegmentEncoderTest {
             at = 0;
         } else {
             at = Math.toIntExact(from.input());
-            int history = Math.min(HISTORY, at);
+            int history = Math.min(LazySegmentEncoder.history(level), at);
             encoder = LazySegmentEncoder.resume(deflate, out, level, startBit, from, input, at - history, history);
+        }
+        if (verify) {
+            int history = Math.min(LazySegmentEncoder.history(level), at);
+            encoder.verifyBoundaries(input, at - history, history);
         }
         encoder.endAtBlockFrom(end);
         // Odd-sized writes: the segment's bits must not depend on how its input is cut.
