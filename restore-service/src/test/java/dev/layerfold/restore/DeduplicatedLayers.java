@@ -108,6 +108,14 @@ final class DeduplicatedLayers {
     }
 
     /**
+     * This machine's system files through GNU gzip -1 (scripts' fast gzip): its restart points lie where
+     * the proof saw a segment resumed by a warm-up go on as the encoder did, as on real files.
+     */
+    static byte[] gnuGzipLevel1Layer(Random random, int megabytes) throws IOException {
+        return gzip(systemFilesTar(random, megabytes), out -> GnuGzipEncoder.create(out, 1));
+    }
+
+    /**
      * This machine's system files through Go 1.27's level 6 (docker, buildkit and containerd built with
      * Go 1.27): its restart points lie where a warm-up rebuilds the encoder's state, as on real files
      * (the random letters of {@link #textTar} keep one Huffman table open for the whole layer).
