@@ -71,7 +71,10 @@ final class LayerMaker {
                 case GO127_6 -> run(build, layergenGo127().toString(), "-level", "6", "-o", blob.toString(), root.toString());
                 case PIGZ_9, PIGZ_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -"
                         + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");
-                case GNU_GZIP_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | gzip -n -6 > layer.tar.gz");
+                case GNU_GZIP_6, GNU_GZIP_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | gzip -n -"
+                        + (producer == Producer.GNU_GZIP_6 ? 6 : 1) + " > layer.tar.gz");
+                case PYTHON_ZLIB_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | python3 -c "
+                        + "'import gzip, sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read(), 1, mtime=0))' > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();

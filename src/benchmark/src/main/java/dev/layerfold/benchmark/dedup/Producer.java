@@ -18,7 +18,11 @@ enum Producer {
     /** Jib and other Java tools: GNU tar here, through {@code java.util.zip.GZIPOutputStream} (zlib -6). */
     JDK_ZLIB_6("jdk-6", "Jib (JDK zlib -6)"),
     /** Scripts and older tools: GNU tar through GNU {@code gzip -6}. Only the restart suite measures it. */
-    GNU_GZIP_6("gzip-6", "scripts (GNU gzip -6)");
+    GNU_GZIP_6("gzip-6", "scripts (GNU gzip -6)"),
+    /** Scripts that want speed: GNU tar through GNU {@code gzip -1}. Only the restart suite measures it. */
+    GNU_GZIP_1("gzip-1", "fast scripts (GNU gzip -1)"),
+    /** Python tools that want speed: GNU tar through {@code gzip.compress(data, 1)} (the system's zlib -1). Only the restart suite measures it. */
+    PYTHON_ZLIB_1("zlib-1", "Python (zlib -1)");
 
     final String label;
     final String description;
@@ -26,6 +30,11 @@ enum Producer {
     Producer(String label, String description) {
         this.label = label;
         this.description = description;
+    }
+
+    /** Whether only the restart suite measures this producer. */
+    boolean restartOnly() {
+        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1;
     }
 
     boolean needsGo() {
