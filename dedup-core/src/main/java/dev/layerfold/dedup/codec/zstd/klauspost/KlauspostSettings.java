@@ -1,0 +1,82 @@
+package dev.layerfold.dedup.codec.zstd.klauspost;
+
+import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+
+/**
+ * How a klauspost/compress/zstd producer set up its streaming Writer: the EncoderLevel (1
+ * SpeedFastest .. 4 SpeedBestCompression; containers/image maps zstd level 3 to 2, SpeedDefault)
+ * and the compress release whose encoder wrote it, since releases write other bytes. Everything
+ * else is the Writer's default: checksum, no dictionary, no content size, the level's window and
+ * 128 KiB blocks; concurrency does not change the output.
+ */
+public record KlauspostSettings(int level, Release release) {
+
+    public static final String FAMILY = "klauspost-zstd";
+    public static final int SPEED_DEFAULT = 2;
+
+    /** The compress releases ported, each named in recipes by its number. */
+    public enum Release {
+        /** compress 1.18.0, which podman 5.5-5.8, buildah and containerd pin. */
+        COMPRESS_1_18_0(11800);
+
+        private final int id;
+
+        Release(int id) {
+            this.id = id;
+        }
+
+        static Release of(int id) {
+            for (Release release : values()) {
+                if (release.id == id) {
+                    return release;
+                }
+            }
+            throw new IllegalArgumentException("no klauspost/compress release " + id + " is ported");
+        }
+    }
+
+    public KlauspostSettings {
+        if (level != SPEED_DEFAULT) {
+            throw new IllegalArgumentException("klauspost/compress/zstd level " + level + " is not ported (only SpeedDefault, 2)");
+        }
+    }
+
+    public EncoderSpec spec() {
+        return EncoderSpec.of(FAMILY, level, release.id);
+    }
+
+    public static KlauspostSettings of(EncoderSpec spec) {
+        if (!spec.family().equals(FAMILY) || spec.params().size() != 1) {
+            throw new IllegalArgumentException("not a " + FAMILY + " encoder: " + spec);
+        }
+        return new KlauspostSettings(spec.level(), Release.of(spec.params().get(0)));
+    }
+
+    int windowSize() {
+        return 8 << 20;
+    }
+
+    /**
+     * Whether the Writer writes this header: a frame it streamed (content over one block) has its
+     * window, no size and a checksum; a frame of one block is written whole (EncodeAll), with its
+     * size and, above 1 KiB, as a single segment.
+     */
+    public boolean writesHeader(ZstdFrameHeader header) {
+        if (header.dictionaryId() != 0 || !header.checksum()) {
+            return false;
+        }
+        long size = header.contentSize();
+        if (size < 0) {
+            // streamed, or whole below 256 bytes (no size recorded then, and the smallest window)
+            return !header.singleSegment() && header.windowMantissa() == 0
+                    && (1 << header.windowLog() == windowSize() || header.windowLog() == KlauspostZstdEncoder.MIN_WINDOW_LOG);
+        }
+        if (size < 1 || size > KlauspostZstdEncoder.BLOCK_SIZE) {
+            return false;
+        }
+        Bytes expected = new Bytes(16);
+        KlauspostZstdEncoder.wholeFrameHeader((int) size, windowSize(), expected);
+        return java.util.Arrays.equals(header.bytes(), 0, header.bytes().length, expected.data, 0, expected.length);
+    }
+}

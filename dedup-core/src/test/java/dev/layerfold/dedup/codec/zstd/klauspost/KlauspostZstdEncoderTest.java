@@ -1,0 +1,113 @@
+package dev.layerfold.dedup.codec.zstd.klauspost;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The port writes what klauspost/compress/zstd's Writer writes ({@link KlauspostZstdOracle}), byte
+ * for byte: on system files, on random data of every kind of compressibility, at the sizes where
+ * the Writer changes course (nothing, one whole frame, a block boundary, history wrapping).
+ */
+class KlauspostZstdEncoderTest {
+
+    private static final KlauspostSettings DEFAULT = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT,
+            KlauspostSettings.Release.COMPRESS_1_18_0);
+
+    static byte[] encode(KlauspostSettings settings, byte[] input, int piece) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, out)) {
+            for (int at = 0; at < input.length; at += piece) {
+                encoder.write(input, at, Math.min(piece, input.length - at));
+            }
+            encoder.finish();
+        }
+        return out.toByteArray();
+    }
+
+    private static void assertSameAsWriter(byte[] input) throws Exception {
+        byte[] expected = KlauspostZstdOracle.compress(DEFAULT.release(), DEFAULT.level(), 1, input);
+        byte[] actual = encode(DEFAULT, input, 100_000);
+        int mismatch = java.util.Arrays.mismatch(actual, expected);
+        assertThat(mismatch).as("first differing byte of %d (expected %d bytes, got %d)", input.length, expected.length, actual.length)
+                .isEqualTo(-1);
+    }
+
+    @Test
+    void systemFilesAreWrittenAsTheWriterWritesThem() throws Exception {
+        Path tar = Files.createTempFile("usr-share", ".tar");
+        try {
+            new ProcessBuilder("bash", "-c", "tar -C /usr/share -cf " + tar + " doc man 2>/dev/null; truncate -s %48M " + tar)
+                    .inheritIO().start().waitFor();
+            byte[] input = Files.readAllBytes(tar);
+            assertSameAsWriter(java.util.Arrays.copyOf(input, Math.min(input.length, 40 << 20)));
+        } finally {
+            Files.deleteIfExists(tar);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 15, 16, 100, 255, 256, 1024, 1025, 5000, 65791, 65792, 131071, 131072, 131073, 262144, 300000})
+    void sizesWhereTheWriterChangesCourseAreWrittenAlike(int size) throws Exception {
+        assertSameAsWriter(mixed(new Random(size), size));
+    }
+
+    @Property(tries = 20)
+    void randomContentIsWrittenAlike(@ForAll long seed, @ForAll @IntRange(min = 0, max = 1_500_000) int size) throws Exception {
+        assertSameAsWriter(mixed(new Random(seed), size));
+    }
+
+    @Test
+    void theOutputDoesNotDependOnTheWritersThreads() throws Exception {
+        byte[] input = mixed(new Random(7), 3 << 20);
+        assertThat(KlauspostZstdOracle.compress(DEFAULT.release(), DEFAULT.level(), 4, input))
+                .isEqualTo(KlauspostZstdOracle.compress(DEFAULT.release(), DEFAULT.level(), 1, input));
+    }
+
+    /** Runs of text-like, repeated, random and constant bytes, so that every block and literal mode occurs. */
+    static byte[] mixed(Random random, int size) {
+        byte[] data = new byte[size];
+        String[] words = {"usr", "share", "lib", "include", "#define ", "struct ", "\n", "\t", "0x", "return ", "{", "}", "int ", "char *"};
+        int at = 0;
+        while (at < size) {
+            int kind = random.nextInt(5);
+            int n = Math.min(size - at, 1 + random.nextInt(kind == 4 ? 40_000 : 6_000));
+            switch (kind) {
+                case 0 -> {
+                    for (int i = 0; i < n; i++) {
+                        data[at + i] = (byte) random.nextInt(256);
+                    }
+                }
+                case 1 -> java.util.Arrays.fill(data, at, at + n, (byte) random.nextInt(256));
+                case 2 -> {
+                    int from = at == 0 ? 0 : random.nextInt(at);
+                    for (int i = 0; i < n; i++) {
+                        data[at + i] = at == 0 ? (byte) i : data[from + i % (at - from)];
+                    }
+                }
+                default -> {
+                    int i = 0;
+                    while (i < n) {
+                        byte[] word = words[random.nextInt(words.length)].getBytes();
+                        for (int j = 0; j < word.length && i < n; j++) {
+                            data[at + i++] = word[j];
+                        }
+                    }
+                }
+            }
+            at += n;
+        }
+        return data;
+    }
+}
