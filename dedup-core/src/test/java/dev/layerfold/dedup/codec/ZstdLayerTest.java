@@ -4,6 +4,8 @@ import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdOracle;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -26,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * zstd layers made by the real producers ({@link ZstdOracle}), split, identified and rebuilt byte for
  * byte with the production encoders: libzstd 1.5.7 through zstd-jni, single- and multi-threaded, with
  * and without the size pledged and the checksum, one frame or several with skippable frames between;
- * and the producers not reproduced (klauspost/compress/zstd, other libzstd releases) reported with
+ * klauspost/compress/zstd's Writer at SpeedDefault (compress 1.18.0) through its Java port; and the
+ * producers not reproduced (other klauspost/compress releases and levels, other libzstd releases) reported with
  * the producer their frames point to, never rebuilt.
  */
 class ZstdLayerTest {
@@ -109,7 +112,46 @@ class ZstdLayerTest {
         assertThat(split.recipe().frames()).hasSize(5).filteredOn(f -> f instanceof ZstdFrame.Skippable).hasSize(3);
     }
 
-    /** podman, buildah, skopeo with --compression-format zstd: containers/image's klauspost Writer. */
+    /**
+     * podman, buildah, skopeo, containerd at their default (containers/image's zstd level 3, the
+     * Writer's SpeedDefault) with compress 1.18.0: identified by the first candidate tried, rebuilt.
+     */
+    @ParameterizedTest(name = "{0}, GOMAXPROCS {1}")
+    @CsvSource({"system, 1", "system, 4", "large, 2"})
+    void klauspostDefaultLayersAreCoveredAndIdentifiedFirst(String which, int threads) throws Exception {
+        byte[] tar = which.equals("system") ? systemTar : largeTar;
+        byte[] layer = KlauspostZstdOracle.compress(KlauspostSettings.Release.COMPRESS_1_18_0, KlauspostSettings.SPEED_DEFAULT, threads, tar);
+
+        SplitResult split = assertRebuilt(layer);
+
+        assertThat(split.identifications()).singleElement().satisfies(id -> {
+            assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-2/11800");
+            assertThat(id.candidates()).as("candidates run").isEqualTo(1);
+        });
+    }
+
+    @Property(tries = 12)
+    void klauspostDefaultLayersOfRandomTarsAreCovered(@ForAll long seed) throws Exception {
+        byte[] tar = RandomTars.of(new Random(seed));
+        byte[] layer = KlauspostZstdOracle.compress(KlauspostSettings.Release.COMPRESS_1_18_0, KlauspostSettings.SPEED_DEFAULT, 2, tar);
+
+        SplitResult split = assertRebuilt(layer);
+        assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-2/11800"));
+    }
+
+    /** Under one block the Writer writes a whole frame (EncodeAll: the size recorded, a single segment above 1 KiB, no history). */
+    @ParameterizedTest
+    @ValueSource(ints = {1000, 40_000})
+    void klauspostLayersUnderOneBlockAreCovered(int fileSize) throws Exception {
+        Tools.sh(dir, "mkdir -p small && head -c " + fileSize + " /usr/include/stdio.h > small/f && tar --format=posix -C small -cf small.tar .");
+        byte[] tar = Files.readAllBytes(dir.resolve("small.tar"));
+        assertThat(tar.length).isLessThan(128 * 1024);
+        byte[] layer = KlauspostZstdOracle.compress(KlauspostSettings.Release.COMPRESS_1_18_0, KlauspostSettings.SPEED_DEFAULT, 1, tar);
+
+        assertCovered(layer, "klauspost-zstd-2/11800");
+    }
+
+    /** podman, buildah, skopeo with --compression-format zstd at compress 1.20.3 (zstdgen's go.mod), which writes other bytes: reported. */
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4})
     void klauspostLayersAreReportedWithTheirLikelyProducer(int level) throws Exception {

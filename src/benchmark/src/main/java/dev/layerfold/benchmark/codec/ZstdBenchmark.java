@@ -67,7 +67,7 @@ public final class ZstdBenchmark implements Benchmark {
 
     private static void identificationCost(BenchmarkReport report, String producer, byte[] layer) throws IOException {
         LayerSplitter identifying = new LayerSplitter(StandardEncoders.identifier());
-        LayerSplitter blind = new LayerSplitter(StandardEncoders.identifier(), new ZstdEncoders("none"));
+        LayerSplitter blind = new LayerSplitter(StandardEncoders.identifier(), new ZstdEncoders("none", false));
         double[] with = new double[ROUNDS];
         double[] without = new double[ROUNDS];
         for (int round = -1; round < ROUNDS; round++) {
