@@ -169,7 +169,7 @@ class LayerDeduplicatorTest {
         byte[] gzip = push(gzipLayer(base));
         Map<String, byte[]> more = new LinkedHashMap<>(base);
         more.putAll(files(new Random(9), "app/", 2));
-        byte[] zstd = push(KlauspostZstdOracle.compress(KlauspostSettings.Release.COMPRESS_1_18_0, KlauspostSettings.SPEED_DEFAULT, 2, tar(more)));
+        byte[] zstd = push(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 2, tar(more)));
 
         assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
         assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())

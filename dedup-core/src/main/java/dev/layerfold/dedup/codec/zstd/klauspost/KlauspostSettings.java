@@ -17,7 +17,11 @@ public record KlauspostSettings(int level, Release release) {
 
     /** The compress releases ported, each named in recipes by its number. */
     public enum Release {
-        /** compress 1.18.0, which podman 5.5-5.8, buildah and containerd pin. */
+        /**
+         * compress 1.18.0, which podman 5.5-5.8 pin, and every release from 1.17.9 to 1.20.2, whose
+         * encoders differ from it only in form (1.17.9, 1.17.11 and 1.20.2 tested to write the same).
+         * 1.17.0-1.17.8 write no RLE blocks, and 1.20.3 changed the block encoder: other bytes.
+         */
         COMPRESS_1_18_0(11800);
 
         private final int id;
