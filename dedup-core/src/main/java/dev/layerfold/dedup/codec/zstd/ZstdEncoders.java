@@ -93,17 +93,19 @@ public final class ZstdEncoders {
 
     /**
      * Single-threaded candidates whose frame header would be this one, most likely first (libzstd's
-     * multi-threaded ones follow from them): klauspost's Writer where the header is one it writes
-     * (its 8 MiB window, no size and a checksum: the podman and containerd default), then libzstd's
-     * levels.
+     * multi-threaded ones follow from them): klauspost's Writer at the levels whose header this is
+     * (a window of 8 MiB, or 4 at SpeedFastest, no size and a checksum: the podman and containerd
+     * default first), then libzstd's levels.
      */
     List<EncoderSpec> candidates(ZstdFrameHeader header) {
         List<EncoderSpec> candidates = new ArrayList<>();
         if (klauspost) {
-            for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
-                KlauspostSettings settings = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, release);
-                if (settings.writesHeader(header)) {
-                    candidates.add(settings.spec());
+            for (int level : KlauspostSettings.LEVELS) {
+                for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
+                    KlauspostSettings settings = new KlauspostSettings(level, release);
+                    if (settings.writesHeader(header)) {
+                        candidates.add(settings.spec());
+                    }
                 }
             }
         }

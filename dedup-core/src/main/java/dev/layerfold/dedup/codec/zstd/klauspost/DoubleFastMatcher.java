@@ -12,7 +12,7 @@ import java.util.Arrays;
  * block has three sequences, by when both offsets it uses came from its own matches. So they are not
  * carried between blocks here.
  */
-final class DoubleFastMatcher {
+final class DoubleFastMatcher implements MatchFinder {
 
     private static final int LONG_BITS = 17;
     private static final int SHORT_BITS = 15;
@@ -40,38 +40,19 @@ final class DoubleFastMatcher {
         return (int) (((u << 24) * PRIME_5) >>> (64 - SHORT_BITS));
     }
 
-    private static int matchLength(byte[] src, int s, int t, int end) {
-        int mismatch = Arrays.mismatch(src, s, end, src, t, t + (end - s));
-        return mismatch < 0 ? end - s : mismatch;
-    }
-
-    /** Finds the sequences of the frame's next block, which joins the history (Encode). */
-    void encode(Block block, byte[] data, int offset, int length) {
-        if (window.cur >= window.bufferReset - window.length) {
-            rebase();
+    @Override
+    public void encode(Block block, byte[] data, int offset, int length) {
+        if (window.nearOverflow()) {
+            window.rebase(shortOffset, longOffset);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length, false);
     }
 
-    /** Finds the sequences of a frame's only block, with no history (EncodeNoHist). */
-    void encodeAlone(Block block, byte[] data, int offset, int length) {
+    @Override
+    public void encodeAlone(Block block, byte[] data, int offset, int length) {
         byte[] src = Arrays.copyOfRange(data, offset, offset + length);
         find(block, src, 0, length, true);
-    }
-
-    /** Moves every position in reach down so that {@code cur} restarts at one window; the rest are emptied. */
-    private void rebase() {
-        int minOffset = window.cur + window.length - window.maxMatchOffset;
-        rebase(shortOffset, minOffset);
-        rebase(longOffset, minOffset);
-        window.cur = window.maxMatchOffset;
-    }
-
-    private void rebase(int[] offsets, int minOffset) {
-        for (int i = 0; i < offsets.length; i++) {
-            offsets[i] = offsets[i] < minOffset ? 0 : offsets[i] - window.cur + window.maxMatchOffset;
-        }
     }
 
     /**
@@ -113,7 +94,7 @@ final class DoubleFastMatcher {
                 shortValue[nextHashS] = (int) cv;
 
                 if (canRepeat && repIndex >= 0 && Bytes.load32(src, repIndex) == (int) (cv >>> 8)) {
-                    int length = 4 + matchLength(src, s + 5, repIndex + 4, end);
+                    int length = 4 + MatchWindow.matchLength(src, s + 5, repIndex + 4, end);
                     int matchLength = length - 3;
                     int start = s + 1;
                     int startLimit = nextEmit + 1;
@@ -164,7 +145,7 @@ final class DoubleFastMatcher {
 
             offset2 = offset1;
             offset1 = s - t;
-            int l = matchLength(src, s + 4, t + 4, end) + 4;
+            int l = MatchWindow.matchLength(src, s + 4, t + 4, end) + 4;
             int tMin = Math.max(s - maxMatchOffset, 0);
             while (t > tMin && s > nextEmit && src[t - 1] == src[s - 1] && l < 131074) {
                 s--;
@@ -203,7 +184,7 @@ final class DoubleFastMatcher {
                 }
                 int hashS = hashShort(noHistory ? cv1 >>> 16 : cv);
                 int hashL = hashLong(cv);
-                int length = 4 + matchLength(src, s + 4, o2 + 4, end);
+                int length = 4 + MatchWindow.matchLength(src, s + 4, o2 + 4, end);
                 longOffset[hashL] = s + cur;
                 longValue[hashL] = (int) cv;
                 shortOffset[hashS] = s + cur;

@@ -8,12 +8,15 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
  * SpeedFastest .. 4 SpeedBestCompression; containers/image maps zstd level 3 to 2, SpeedDefault)
  * and the compress release whose encoder wrote it, since releases write other bytes. Everything
  * else is the Writer's default: checksum, no dictionary, no content size, the level's window and
- * 128 KiB blocks; concurrency does not change the output.
+ * block size; concurrency does not change the output.
  */
 public record KlauspostSettings(int level, Release release) {
 
     public static final String FAMILY = "klauspost-zstd";
+    public static final int SPEED_FASTEST = 1;
     public static final int SPEED_DEFAULT = 2;
+    /** The levels ported, most used first. */
+    public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST};
 
     /** The compress releases ported, each named in recipes by its number. */
     public enum Release {
@@ -41,8 +44,8 @@ public record KlauspostSettings(int level, Release release) {
     }
 
     public KlauspostSettings {
-        if (level != SPEED_DEFAULT) {
-            throw new IllegalArgumentException("klauspost/compress/zstd level " + level + " is not ported (only SpeedDefault, 2)");
+        if (level != SPEED_FASTEST && level != SPEED_DEFAULT) {
+            throw new IllegalArgumentException("klauspost/compress/zstd level " + level + " is not ported (only SpeedFastest, 1, and SpeedDefault, 2)");
         }
     }
 
@@ -57,8 +60,18 @@ public record KlauspostSettings(int level, Release release) {
         return new KlauspostSettings(spec.level(), Release.of(spec.params().get(0)));
     }
 
+    /** WithEncoderLevel's window: 4 MiB at SpeedFastest, else 8 MiB. */
     int windowSize() {
-        return 8 << 20;
+        return level == SPEED_FASTEST ? 4 << 20 : 8 << 20;
+    }
+
+    /** WithEncoderLevel's block size: 64 KiB at SpeedFastest, else 128 KiB. */
+    int blockSize() {
+        return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
+    }
+
+    MatchFinder matchFinder() {
+        return level == SPEED_FASTEST ? new FastMatcher(windowSize()) : new DoubleFastMatcher(windowSize());
     }
 
     /**
@@ -76,7 +89,7 @@ public record KlauspostSettings(int level, Release release) {
             return !header.singleSegment() && header.windowMantissa() == 0
                     && (1 << header.windowLog() == windowSize() || header.windowLog() == KlauspostZstdEncoder.MIN_WINDOW_LOG);
         }
-        if (size < 1 || size > KlauspostZstdEncoder.BLOCK_SIZE) {
+        if (size < 1 || size > blockSize()) {
             return false;
         }
         Bytes expected = new Bytes(16);

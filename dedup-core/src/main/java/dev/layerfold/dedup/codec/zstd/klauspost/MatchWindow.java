@@ -28,6 +28,31 @@ final class MatchWindow {
         this.cur = windowSize;
     }
 
+    /** Whether {@code cur} is about to overflow: Encode then rebases before adding the next block. */
+    boolean nearOverflow() {
+        return cur >= bufferReset - length;
+    }
+
+    /**
+     * Moves every table position still in reach down so that {@code cur} restarts at one window;
+     * the others are emptied (Encode's protection against {@code cur} wrapping around).
+     */
+    void rebase(int[]... tableOffsets) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (int[] offsets : tableOffsets) {
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = offsets[i] < minOffset ? 0 : offsets[i] - cur + maxMatchOffset;
+            }
+        }
+        cur = maxMatchOffset;
+    }
+
+    /** How many bytes from {@code s} on equal those from {@code t} on, within {@code src[.., end)}. */
+    static int matchLength(byte[] src, int s, int t, int end) {
+        int mismatch = Arrays.mismatch(src, s, end, src, t, t + (end - s));
+        return mismatch < 0 ? end - s : mismatch;
+    }
+
     /** Appends a block; returns where it starts in {@link #bytes}. */
     int add(byte[] src, int offset, int n) {
         if (length + n > capacity && length > 0) {

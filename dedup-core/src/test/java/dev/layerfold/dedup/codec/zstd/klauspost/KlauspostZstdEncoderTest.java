@@ -5,6 +5,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
@@ -22,8 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class KlauspostZstdEncoderTest {
 
-    private static final KlauspostSettings DEFAULT = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT,
-            KlauspostSettings.Release.COMPRESS_1_18_0);
+    private static final KlauspostSettings.Release RELEASE = KlauspostSettings.Release.COMPRESS_1_18_0;
 
     static byte[] encode(KlauspostSettings settings, byte[] input, int piece) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -36,20 +36,21 @@ class KlauspostZstdEncoderTest {
         return out.toByteArray();
     }
 
-    private static void assertSameAsWriter(byte[] input) throws Exception {
-        assertSameAsWriter("1.18.0", input);
+    private static void assertSameAsWriter(int level, byte[] input) throws Exception {
+        assertSameAsWriter("1.18.0", level, input);
     }
 
-    private static void assertSameAsWriter(String version, byte[] input) throws Exception {
-        byte[] expected = KlauspostZstdOracle.compress(version, DEFAULT.level(), 1, input);
-        byte[] actual = encode(DEFAULT, input, 100_000);
+    private static void assertSameAsWriter(String version, int level, byte[] input) throws Exception {
+        byte[] expected = KlauspostZstdOracle.compress(version, level, 1, input);
+        byte[] actual = encode(new KlauspostSettings(level, RELEASE), input, 100_000);
         int mismatch = java.util.Arrays.mismatch(actual, expected);
-        assertThat(mismatch).as("first differing byte from compress %s of %d (expected %d bytes, got %d)", version, input.length, expected.length, actual.length)
+        assertThat(mismatch).as("first differing byte from compress %s level %d of %d (expected %d bytes, got %d)", version, level, input.length, expected.length, actual.length)
                 .isEqualTo(-1);
     }
 
-    @Test
-    void systemFilesAreWrittenAsTheWriterWritesThem() throws Exception {
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    void systemFilesAreWrittenAsTheWriterWritesThem(int level) throws Exception {
         Path tar = Files.createTempFile("usr-share", ".tar");
         try {
             new ProcessBuilder("bash", "-c", "tar -C /usr/share -cf " + tar + " doc man 2>/dev/null; truncate -s %48M " + tar)
@@ -57,35 +58,41 @@ class KlauspostZstdEncoderTest {
             byte[] input = Files.readAllBytes(tar);
             byte[] prefix = java.util.Arrays.copyOf(input, Math.min(input.length, 40 << 20));
             for (String version : KlauspostZstdOracle.SAME_AS_1_18_0) {
-                assertSameAsWriter(version, prefix);
+                assertSameAsWriter(version, level, prefix);
             }
         } finally {
             Files.deleteIfExists(tar);
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(ints = {0, 1, 15, 16, 100, 255, 256, 1024, 1025, 5000, 65791, 65792, 131071, 131072, 131073, 262144, 300000})
-    void sizesWhereTheWriterChangesCourseAreWrittenAlike(int size) throws Exception {
-        assertSameAsWriter(mixed(new Random(size), size));
+    @ParameterizedTest(name = "level {0}, {1} bytes")
+    @CsvSource({"2, 0", "2, 1", "2, 15", "2, 16", "2, 100", "2, 255", "2, 256", "2, 1024", "2, 1025", "2, 5000", "2, 65791", "2, 65792",
+            "2, 131071", "2, 131072", "2, 131073", "2, 262144", "2, 300000", "1, 1", "1, 9", "1, 10", "1, 1025", "1, 65535", "1, 65536",
+            "1, 65537", "1, 131072", "1, 300000"})
+    void sizesWhereTheWriterChangesCourseAreWrittenAlike(int level, int size) throws Exception {
+        assertSameAsWriter(level, mixed(new Random(size), size));
     }
 
-    @Property(tries = 20)
-    void randomContentIsWrittenAlike(@ForAll long seed, @ForAll @IntRange(min = 0, max = 1_500_000) int size) throws Exception {
-        assertSameAsWriter(mixed(new Random(seed), size));
+    @Property(tries = 24)
+    void randomContentIsWrittenAlike(@ForAll long seed, @ForAll @IntRange(min = 1, max = 2) int level,
+                                     @ForAll @IntRange(min = 0, max = 1_500_000) int size) throws Exception {
+        assertSameAsWriter(level, mixed(new Random(seed), size));
     }
 
     /** Releases from 1.17.9 to 1.20.2 changed the encoder only in form: they write the same bytes. */
     @Property(tries = 12)
     void otherReleasesOfTheGenerationWriteTheSame(@ForAll long seed, @ForAll @IntRange(min = 0, max = 3) int release,
+                                                  @ForAll @IntRange(min = 1, max = 2) int level,
                                                   @ForAll @IntRange(min = 0, max = 1_500_000) int size) throws Exception {
-        assertSameAsWriter(KlauspostZstdOracle.SAME_AS_1_18_0.get(release), mixed(new Random(seed), size));
+        assertSameAsWriter(KlauspostZstdOracle.SAME_AS_1_18_0.get(release), level, mixed(new Random(seed), size));
     }
 
     @Test
     void theOutputDoesNotDependOnTheWritersThreads() throws Exception {
         byte[] input = mixed(new Random(7), 3 << 20);
-        assertThat(KlauspostZstdOracle.compress(DEFAULT.level(), 4, input)).isEqualTo(KlauspostZstdOracle.compress(DEFAULT.level(), 1, input));
+        for (int level : KlauspostSettings.LEVELS) {
+            assertThat(KlauspostZstdOracle.compress(level, 4, input)).isEqualTo(KlauspostZstdOracle.compress(level, 1, input));
+        }
     }
 
     /** Runs of text-like, repeated, random and constant bytes, so that every block and literal mode occurs. */
