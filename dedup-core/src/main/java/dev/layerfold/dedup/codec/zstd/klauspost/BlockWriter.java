@@ -20,14 +20,20 @@ final class BlockWriter {
     private static final int LITERALS_TREELESS = 3;
 
     private final HuffmanLiterals huffman = new HuffmanLiterals();
-    private final SequenceCoders literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS);
-    private final SequenceCoders offsets = new SequenceCoders(SequenceCodes.OFFSETS);
-    private final SequenceCoders matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS);
+    private final SequenceCoders literalLengths;
+    private final SequenceCoders offsets;
+    private final SequenceCoders matchLengths;
     private final Bytes literalsOut = new Bytes(128 * 1024);
     private final BitWriter bits = new BitWriter();
     private int[] llCodes = new int[2048];
     private int[] ofCodes = new int[2048];
     private int[] mlCodes = new int[2048];
+
+    BlockWriter(KlauspostSettings.Release release) {
+        literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS, release.pricesTableDescriptions());
+        offsets = new SequenceCoders(SequenceCodes.OFFSETS, release.pricesTableDescriptions());
+        matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions());
+    }
 
     /** A new frame (blockEnc.initNewEncode). */
     void reset() {
@@ -92,6 +98,7 @@ final class BlockWriter {
         }
         if (outcome == HuffmanLiterals.Outcome.COMPRESSED || outcome == HuffmanLiterals.Outcome.REUSED) {
             if (literalsOut.length + 5 > n && literalsOut.length + compressedHeaderSize(literalsOut.length, n) >= n + rawHeaderSize(n)) {
+                // a new code is then kept for reuse though not written; a later block reusing it writes a frame no decoder reads (fixed in 1.20.4)
                 outcome = HuffmanLiterals.Outcome.INCOMPRESSIBLE;
             }
         }

@@ -18,19 +18,33 @@ public record KlauspostSettings(int level, Release release) {
     /** The levels ported, most used first. */
     public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST};
 
-    /** The compress releases ported, each named in recipes by its number. */
+    /** The compress release generations ported, each named in recipes by the number of its first release. */
     public enum Release {
         /**
          * compress 1.18.0, which podman 5.5-5.8 pin, and every release from 1.17.9 to 1.20.2, whose
          * encoders differ from it only in form (1.17.9, 1.17.11 and 1.20.2 tested to write the same).
-         * 1.17.0-1.17.8 write no RLE blocks, and 1.20.3 changed the block encoder: other bytes.
+         * 1.17.0-1.17.8 write no RLE blocks: other bytes.
          */
-        COMPRESS_1_18_0(11800);
+        COMPRESS_1_18_0(11800, false),
+        /**
+         * compress 1.20.3 (go.podman.io/image 5.42's pin), where a new table's description is priced
+         * exactly against the previous table; and 1.20.4, which differs only where 1.20.3 wrote a frame
+         * no decoder reads (literals coded with a Huffman code it never wrote, which 1.20.4 stopped
+         * reusing), so never in a layer that can be split (tested to write the same otherwise).
+         */
+        COMPRESS_1_20_3(12003, true);
 
         private final int id;
+        private final boolean pricesTableDescriptions;
 
-        Release(int id) {
+        Release(int id, boolean pricesTableDescriptions) {
             this.id = id;
+            this.pricesTableDescriptions = pricesTableDescriptions;
+        }
+
+        /** Whether choosing a sequence table weighs a new table's actual description and each table's log (blockEnc.chooseComp since 1.20.3). */
+        boolean pricesTableDescriptions() {
+            return pricesTableDescriptions;
         }
 
         static Release of(int id) {

@@ -12,7 +12,7 @@ import java.io.OutputStream;
  * full; the frame header (window, checksum flag, no size) goes before the first block. Close writes
  * the last block, or an empty raw one if the input ended on a block boundary, then the checksum.
  * Input that never filled a block is instead written as one whole frame (EncodeAll: its size in
- * the header, no history), and no input at all as nothing. The Writer's concurrent mode hands the
+ * the header, no history), and no input at all as a streamed frame of one empty block. The Writer's concurrent mode hands the
  * same blocks the same state, so its output equals this single-threaded one's.
  */
 public final class KlauspostZstdEncoder implements ZstdEncoder {
@@ -27,7 +27,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     private final XxHash64 checksum = new XxHash64();
     private final MatchFinder matcher;
     private final Block block = new Block();
-    private final BlockWriter blocks = new BlockWriter();
+    private final BlockWriter blocks;
     private final Bytes out = new Bytes(128 * 1024 + 64);
     private boolean headerWritten;
     private boolean finished;
@@ -37,6 +37,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
         this.windowSize = settings.windowSize();
         this.filling = new byte[settings.blockSize()];
         this.matcher = settings.matchFinder();
+        this.blocks = new BlockWriter(settings.release());
     }
 
     @Override
@@ -106,11 +107,17 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
             throw new IllegalStateException("the frame was already ended");
         }
         finished = true;
-        if (!headerWritten) {
-            if (filled > 0) {
-                wholeFrame();
-            }
+        if (!headerWritten && filled > 0) {
+            wholeFrame();
             return;
+        }
+        if (!headerWritten) {
+            // No input: since 1.18.5 (WithZeroFrames on by default) the Writer streams an empty frame;
+            // before, it wrote nothing at all, so no frame of theirs is empty and this one is theirs too
+            out.clear();
+            streamHeader(out);
+            headerWritten = true;
+            sink.write(out.data, 0, out.length);
         }
         if (filled == 0) {
             out.clear();

@@ -11,7 +11,7 @@ final class SequenceTable {
 
     private static final int MAX_TABLE_LOG = 8;
     private static final int MIN_TABLE_LOG = 5;
-    private static final long UNUSABLE = 0xFFFFFFFFL;
+    static final long UNUSABLE = 0xFFFFFFFFL;
 
     final int[] count = new int[256];
     final short[] norm = new short[256];
