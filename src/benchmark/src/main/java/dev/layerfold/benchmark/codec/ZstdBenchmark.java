@@ -31,7 +31,7 @@ import java.util.List;
  * level (the floor of any rebuild through it) and against {@code zstd --single-thread} (the machine's
  * CLI, user plus system time). Then what identification costs a split, against the same split with
  * none: when no encoder matches, a layer of the machine's zstd CLI (another release than 1.5.7 where
- * it is Debian 12's) and one of klauspost/compress 1.20.3's zstd Writer at SpeedBetterCompression
+ * it is Debian 12's) and one of klauspost/compress 1.20.3's zstd Writer at SpeedBestCompression
  * (built from dedup-core/src/test/zstdgen); where the port matches, the default Writer of compress
  * 1.20.3 (its second candidate) and 1.18.0 (its first). Last the port alone and the rebuild against
  * the Go Writer of 1.18.0 compressing the same tar in-process (zstdgen's {@code klauspost-bench}: CPU
@@ -67,8 +67,8 @@ public final class ZstdBenchmark implements Benchmark {
             report.compare(SUITE, "rebuild vs zstd CLI, level " + level + " " + size, "MB/cpu-s", rebuild, cli, "zstd-cli", true);
         }
         identificationCost(report, "zstd CLI -3 (" + cliVersion() + ")", tool(List.of("bash", "-c", "zstd -q -3 -c \"$1\"", "bash", input.toString()), input));
-        identificationCost(report, "klauspost/compress 1.20.3 zstd SpeedBetterCompression (not ported)",
-                tool(List.of(zstdgen.toString(), "klauspost", "3"), input));
+        identificationCost(report, "klauspost/compress 1.20.3 zstd SpeedBestCompression (not ported)",
+                tool(List.of(zstdgen.toString(), "klauspost", "4"), input));
         identificationCost(report, "klauspost/compress 1.20.3 zstd default level", tool(List.of(zstdgen.toString(), "klauspost", "2"), input));
         Path zstdgen118 = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.18.0"), "local", "-modfile=compress-1.18.0.mod");
         byte[] klauspost = tool(List.of(zstdgen118.toString(), "klauspost", "2"), input);

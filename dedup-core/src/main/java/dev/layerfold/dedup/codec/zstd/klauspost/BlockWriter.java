@@ -6,8 +6,7 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * repeated byte, else compressed, with Huffman literals (a new code or the previous block's) and
  * each sequence code's table chosen among new, previous and predefined. State carried between
  * blocks: the previous Huffman code and whether it may be reused, and the previous sequence tables.
- * Literal entropy coding of blocks without sequences is off, as in the Writer below
- * SpeedBetterCompression ({@code allLitEntropy} false): such blocks are raw.
+ * Blocks without sequences are raw below SpeedBetterCompression (the Writer's {@code allLitEntropy}).
  */
 final class BlockWriter {
 
@@ -29,7 +28,11 @@ final class BlockWriter {
     private int[] ofCodes = new int[2048];
     private int[] mlCodes = new int[2048];
 
-    BlockWriter(KlauspostSettings.Release release) {
+    /** Whether blocks without sequences get Huffman-coded literals (the Writer's allLitEntropy: above SpeedDefault). */
+    private final boolean literalBlockEntropy;
+
+    BlockWriter(KlauspostSettings.Release release, boolean literalBlockEntropy) {
+        this.literalBlockEntropy = literalBlockEntropy;
         literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS, release.pricesTableDescriptions());
         offsets = new SequenceCoders(SequenceCodes.OFFSETS, release.pricesTableDescriptions());
         matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions());
@@ -46,7 +49,7 @@ final class BlockWriter {
     /** Appends the block (header included) for {@code content[offset, offset+block.size)} to {@code out}. */
     void write(Block block, byte[] content, int offset, boolean last, Bytes out) {
         if (block.sequences == 0) {
-            raw(content, offset, block.size, last, out);
+            literalBlock(block.literals.data, 0, block.literals.length, last, out);
             return;
         }
         if (block.sequences == 1 && block.size > 0 && block.literals.length <= 1 && block.literalLengths[0] == block.literals.length
@@ -57,7 +60,7 @@ final class BlockWriter {
         }
         int saved = block.size - block.literals.length - (block.size >> 6);
         if (saved < 16) {
-            raw(content, offset, block.size, last, out);
+            literalBlock(content, offset, block.size, last, out);
             return;
         }
         int start = out.length;
@@ -78,6 +81,38 @@ final class BlockWriter {
         literalLengths.used(chosenLiteralLengths);
         matchLengths.used(chosenMatchLengths);
         offsets.used(chosenOffsets);
+    }
+
+    /**
+     * A block of literals alone (encodeLits): raw below SpeedBetterCompression or under 32 bytes,
+     * else Huffman-coded if that saves something (a sixteenth, and the headers), RLE if one byte.
+     */
+    private void literalBlock(byte[] literals, int offset, int n, boolean last, Bytes out) {
+        if (!literalBlockEntropy || n < 32) {
+            raw(literals, offset, n, last, out);
+            return;
+        }
+        boolean single = n < 1024;
+        HuffmanLiterals.Outcome outcome = huffman.compress(literals, offset, n, !single, literalsOut);
+        if ((outcome == HuffmanLiterals.Outcome.COMPRESSED || outcome == HuffmanLiterals.Outcome.REUSED) && literalsOut.length + 5 > n
+                && literalsOut.length + compressedHeaderSize(literalsOut.length, n) >= n) {
+            outcome = HuffmanLiterals.Outcome.INCOMPRESSIBLE;
+        }
+        switch (outcome) {
+            case INCOMPRESSIBLE -> raw(literals, offset, n, last, out);
+            case RLE -> {
+                header(last, RLE, n, out);
+                out.put(literals[offset]);
+            }
+            case COMPRESSED, REUSED -> {
+                huffman.reuseAllowed = true;
+                int type = outcome == HuffmanLiterals.Outcome.REUSED ? LITERALS_TREELESS : LITERALS_COMPRESSED;
+                header(last, COMPRESSED, literalsOut.length + compressedHeaderSize(literalsOut.length, n) + 1, out);
+                compressedHeader(type, literalsOut.length, n, single, out);
+                out.put(literalsOut);
+                out.put(0);
+            }
+        }
     }
 
     static void header(boolean last, int type, int size, Bytes out) {

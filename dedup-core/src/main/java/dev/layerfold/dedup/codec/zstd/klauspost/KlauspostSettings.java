@@ -15,8 +15,9 @@ public record KlauspostSettings(int level, Release release) {
     public static final String FAMILY = "klauspost-zstd";
     public static final int SPEED_FASTEST = 1;
     public static final int SPEED_DEFAULT = 2;
+    public static final int SPEED_BETTER = 3;
     /** The levels ported, most used first. */
-    public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST};
+    public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST, SPEED_BETTER};
 
     /** The compress release generations ported, each named in recipes by the number of its first release. */
     public enum Release {
@@ -58,8 +59,8 @@ public record KlauspostSettings(int level, Release release) {
     }
 
     public KlauspostSettings {
-        if (level != SPEED_FASTEST && level != SPEED_DEFAULT) {
-            throw new IllegalArgumentException("klauspost/compress/zstd level " + level + " is not ported (only SpeedFastest, 1, and SpeedDefault, 2)");
+        if (level < SPEED_FASTEST || level > SPEED_BETTER) {
+            throw new IllegalArgumentException("klauspost/compress/zstd level " + level + " is not ported (SpeedFastest 1 to SpeedBetterCompression 3 are)");
         }
     }
 
@@ -85,7 +86,11 @@ public record KlauspostSettings(int level, Release release) {
     }
 
     MatchFinder matchFinder() {
-        return level == SPEED_FASTEST ? new FastMatcher(windowSize()) : new DoubleFastMatcher(windowSize());
+        return switch (level) {
+            case SPEED_FASTEST -> new FastMatcher(windowSize());
+            case SPEED_DEFAULT -> new DoubleFastMatcher(windowSize());
+            default -> new BetterMatcher(windowSize());
+        };
     }
 
     /**

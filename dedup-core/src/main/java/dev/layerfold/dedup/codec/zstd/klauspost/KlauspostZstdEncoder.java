@@ -37,7 +37,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
         this.windowSize = settings.windowSize();
         this.filling = new byte[settings.blockSize()];
         this.matcher = settings.matchFinder();
-        this.blocks = new BlockWriter(settings.release());
+        this.blocks = new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
     }
 
     @Override
