@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * zstd layers made by the real producers ({@link ZstdOracle}), split, identified and rebuilt byte for
  * byte with the production encoders: libzstd 1.5.7 through zstd-jni, single- and multi-threaded, with
  * and without the size pledged and the checksum, one frame or several with skippable frames between;
- * klauspost/compress/zstd's Writer at SpeedFastest, SpeedDefault and SpeedBetterCompression (compress 1.18.0 and 1.20.3) through its Java port; and the
+ * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3) through its Java port; and the
  * producers not reproduced (other klauspost/compress releases and levels, other libzstd releases) reported with
  * the producer their frames point to, never rebuilt.
  */
@@ -114,12 +114,14 @@ class ZstdLayerTest {
 
     /**
      * podman, buildah, skopeo, containerd at their default (containers/image's zstd level 3, the
-     * Writer's SpeedDefault), at SpeedFastest (zstd levels 1-2) and SpeedBetterCompression (6-9) with
-     * compress 1.18.0: identified (the default by the first candidate tried; the others after the
-     * levels tried before them, each dropped at its first block), rebuilt.
+     * Writer's SpeedDefault), at SpeedFastest (zstd levels 1-2), SpeedBetterCompression (6-9) and
+     * SpeedBestCompression (10 and up) with compress 1.18.0: identified (the default by the first
+     * candidate tried; the others after the levels tried before them, each dropped at its first
+     * block), rebuilt.
      */
     @ParameterizedTest(name = "level {0}, {1}, GOMAXPROCS {2}")
-    @CsvSource({"2, system, 1, 1", "2, system, 4, 1", "2, large, 2, 1", "1, system, 2, 1", "1, large, 1, 1", "3, system, 2, 3", "3, large, 1, 3"})
+    @CsvSource({"2, system, 1, 1", "2, system, 4, 1", "2, large, 2, 1", "1, system, 2, 1", "1, large, 1, 1", "3, system, 2, 3", "3, large, 1, 3",
+            "4, system, 2, 5"})
     void klauspostLayersAreCoveredAndIdentified(int level, String which, int threads, int candidates) throws Exception {
         byte[] tar = which.equals("system") ? systemTar : largeTar;
         byte[] layer = KlauspostZstdOracle.compress(level, threads, tar);
@@ -133,7 +135,7 @@ class ZstdLayerTest {
     }
 
     @Property(tries = 12)
-    void klauspostLayersOfRandomTarsAreCovered(@ForAll long seed, @ForAll @IntRange(min = 1, max = 3) int level) throws Exception {
+    void klauspostLayersOfRandomTarsAreCovered(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int level) throws Exception {
         byte[] tar = RandomTars.of(new Random(seed));
         byte[] layer = KlauspostZstdOracle.compress(level, 2, tar);
 
@@ -143,7 +145,7 @@ class ZstdLayerTest {
 
     /** Under one block the Writer writes a whole frame (EncodeAll: the size recorded, a single segment above 1 KiB, no history). */
     @ParameterizedTest(name = "level {0}, a file of {1} bytes")
-    @CsvSource({"2, 1000", "2, 40000", "1, 1000", "1, 40000", "3, 1000", "3, 40000"})
+    @CsvSource({"2, 1000", "2, 40000", "1, 1000", "1, 40000", "3, 1000", "3, 40000", "4, 1000", "4, 40000"})
     void klauspostLayersUnderOneBlockAreCovered(int level, int fileSize) throws Exception {
         Tools.sh(dir, "mkdir -p small && head -c " + fileSize + " /usr/include/stdio.h > small/f && tar --format=posix -C small -cf small.tar .");
         byte[] tar = Files.readAllBytes(dir.resolve("small.tar"));
@@ -157,7 +159,7 @@ class ZstdLayerTest {
 
     /** The newest podman (go.podman.io/image 5.42: compress 1.20.3, zstdgen's go.mod), which writes other bytes than 1.18.0: the next candidate. */
     @ParameterizedTest
-    @CsvSource({"1, 2", "2, 2", "3, 4"})
+    @CsvSource({"1, 2", "2, 2", "3, 4", "4, 6"})
     void klauspost1203LayersAreCoveredByTheirOwnGeneration(int level, int candidates) throws Exception {
         byte[] layer = ZstdOracle.klauspost(dir, systemTar, level);
 
@@ -169,16 +171,25 @@ class ZstdLayerTest {
         });
     }
 
-    /** SpeedBestCompression (containers/image's zstd levels 10 and up) is not ported: reported. */
-    @ParameterizedTest
-    @ValueSource(ints = {4})
-    void klauspostLayersAreReportedWithTheirLikelyProducer(int level) throws Exception {
-        byte[] layer = ZstdOracle.klauspost(dir, systemTar, level);
+    /**
+     * Debian 12's skopeo (compress 1.15.12, before the generations ported) often writes what a ported
+     * generation writes (the rebuild then proves it), but not for these documents: at SpeedFastest it
+     * differs within the first MiB and is reported with its likely producer.
+     */
+    @Test
+    void klauspostLayersOfReleasesNotPortedAreReportedWithTheirLikelyProducer() throws Exception {
+        byte[] layer = KlauspostZstdOracle.compress("1.15.12", KlauspostSettings.SPEED_FASTEST, 1, docTar());
 
         SplitResult split = assertNotCovered(layer);
 
         assertThat(split.unmatchedReason()).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith("zstd stream matches no known encoder").contains("likely producer: klauspost/compress/zstd"));
+    }
+
+    /** 600 files of /usr/share/doc, about 10 MB. */
+    private byte[] docTar() throws Exception {
+        Tools.sh(dir, "find /usr/share/doc -type f > all && sort all > sorted && sed -n 1,600p sorted > docs && tar --format=posix -cf doc.tar -T docs");
+        return Files.readAllBytes(dir.resolve("doc.tar"));
     }
 
     /**

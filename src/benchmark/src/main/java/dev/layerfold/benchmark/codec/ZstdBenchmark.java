@@ -30,10 +30,11 @@ import java.util.List;
  * MB of tar per CPU second of its thread, against zstd-jni alone compressing the same tar at the same
  * level (the floor of any rebuild through it) and against {@code zstd --single-thread} (the machine's
  * CLI, user plus system time). Then what identification costs a split, against the same split with
- * none: when no encoder matches, a layer of the machine's zstd CLI (another release than 1.5.7 where
- * it is Debian 12's) and one of klauspost/compress 1.20.3's zstd Writer at SpeedBestCompression
- * (built from dedup-core/src/test/zstdgen); where the port matches, the default Writer of compress
- * 1.20.3 (its second candidate) and 1.18.0 (its first). Last the port alone and the rebuild against
+ * none: a layer of the machine's zstd CLI (another release than 1.5.7 where it is Debian 12's) and
+ * of klauspost/compress 1.15.12's Writer at SpeedFastest (Debian 12's skopeo), which may or may not
+ * match a ported generation on the machine's files; where the port matches, compress 1.20.3's Writer
+ * at SpeedBestCompression (its sixth candidate) and at the default level (its second), and 1.18.0's
+ * default (its first). Last the port alone and the rebuild against
  * the Go Writer of 1.18.0 compressing the same tar in-process (zstdgen's {@code klauspost-bench}: CPU
  * of all its threads, GOMAXPROCS left to Go).
  */
@@ -67,8 +68,9 @@ public final class ZstdBenchmark implements Benchmark {
             report.compare(SUITE, "rebuild vs zstd CLI, level " + level + " " + size, "MB/cpu-s", rebuild, cli, "zstd-cli", true);
         }
         identificationCost(report, "zstd CLI -3 (" + cliVersion() + ")", tool(List.of("bash", "-c", "zstd -q -3 -c \"$1\"", "bash", input.toString()), input));
-        identificationCost(report, "klauspost/compress 1.20.3 zstd SpeedBestCompression (not ported)",
-                tool(List.of(zstdgen.toString(), "klauspost", "4"), input));
+        Path zstdgen11512 = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.15.12"), "local", "-modfile=compress-1.15.12.mod");
+        identificationCost(report, "klauspost/compress 1.15.12 zstd SpeedFastest", tool(List.of(zstdgen11512.toString(), "klauspost", "1"), input));
+        identificationCost(report, "klauspost/compress 1.20.3 zstd SpeedBestCompression", tool(List.of(zstdgen.toString(), "klauspost", "4"), input));
         identificationCost(report, "klauspost/compress 1.20.3 zstd default level", tool(List.of(zstdgen.toString(), "klauspost", "2"), input));
         Path zstdgen118 = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.18.0"), "local", "-modfile=compress-1.18.0.mod");
         byte[] klauspost = tool(List.of(zstdgen118.toString(), "klauspost", "2"), input);

@@ -40,7 +40,8 @@ final class BetterMatcher implements MatchFinder {
     @Override
     public void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
-            rebase();
+            window.rebasePrevious(longOffset, longPrevious);
+            window.rebase(shortOffset, longOffset);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length);
@@ -50,21 +51,6 @@ final class BetterMatcher implements MatchFinder {
     @Override
     public void encodeAlone(Block block, byte[] data, int offset, int length) {
         encode(block, data, offset, length);
-    }
-
-    /** As {@link MatchWindow#rebase}, a long slot's previous position emptied with it or moved with it. */
-    private void rebase() {
-        int minOffset = window.cur + window.length - window.maxMatchOffset;
-        int[] previousMoved = longPrevious.clone();
-        for (int i = 0; i < longOffset.length; i++) {
-            if (longOffset[i] < minOffset) {
-                previousMoved[i] = 0;
-            } else {
-                previousMoved[i] = longPrevious[i] < minOffset ? 0 : longPrevious[i] - window.cur + window.maxMatchOffset;
-            }
-        }
-        System.arraycopy(previousMoved, 0, longPrevious, 0, longPrevious.length);
-        window.rebase(shortOffset, longOffset);
     }
 
     private void indexLong(int hash, int position) {

@@ -16,8 +16,9 @@ public record KlauspostSettings(int level, Release release) {
     public static final int SPEED_FASTEST = 1;
     public static final int SPEED_DEFAULT = 2;
     public static final int SPEED_BETTER = 3;
-    /** The levels ported, most used first. */
-    public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST, SPEED_BETTER};
+    public static final int SPEED_BEST = 4;
+    /** The levels, most used first. */
+    public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST, SPEED_BETTER, SPEED_BEST};
 
     /** The compress release generations ported, each named in recipes by the number of its first release. */
     public enum Release {
@@ -59,8 +60,8 @@ public record KlauspostSettings(int level, Release release) {
     }
 
     public KlauspostSettings {
-        if (level < SPEED_FASTEST || level > SPEED_BETTER) {
-            throw new IllegalArgumentException("klauspost/compress/zstd level " + level + " is not ported (SpeedFastest 1 to SpeedBetterCompression 3 are)");
+        if (level < SPEED_FASTEST || level > SPEED_BEST) {
+            throw new IllegalArgumentException("no klauspost/compress/zstd level " + level + " (SpeedFastest 1 to SpeedBestCompression 4)");
         }
     }
 
@@ -89,7 +90,8 @@ public record KlauspostSettings(int level, Release release) {
         return switch (level) {
             case SPEED_FASTEST -> new FastMatcher(windowSize());
             case SPEED_DEFAULT -> new DoubleFastMatcher(windowSize());
-            default -> new BetterMatcher(windowSize());
+            case SPEED_BETTER -> new BetterMatcher(windowSize());
+            default -> new BestMatcher(windowSize());
         };
     }
 

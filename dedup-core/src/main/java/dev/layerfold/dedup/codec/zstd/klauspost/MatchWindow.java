@@ -47,6 +47,17 @@ final class MatchWindow {
         cur = maxMatchOffset;
     }
 
+    /**
+     * For tables whose slots keep the position they held before too: those previous positions are
+     * emptied with their slot, or when out of reach, else moved. Call before {@link #rebase}.
+     */
+    void rebasePrevious(int[] offsets, int[] previous) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (int i = 0; i < offsets.length; i++) {
+            previous[i] = offsets[i] < minOffset || previous[i] < minOffset ? 0 : previous[i] - cur + maxMatchOffset;
+        }
+    }
+
     /** How many bytes from {@code s} on equal those from {@code t} on, within {@code src[.., end)}. */
     static int matchLength(byte[] src, int s, int t, int end) {
         int mismatch = Arrays.mismatch(src, s, end, src, t, t + (end - s));

@@ -49,7 +49,8 @@ class KlauspostZstdEncoderTest {
     }
 
     @ParameterizedTest(name = "{0}, level {1}")
-    @CsvSource({"COMPRESS_1_18_0, 1", "COMPRESS_1_18_0, 2", "COMPRESS_1_18_0, 3", "COMPRESS_1_20_3, 1", "COMPRESS_1_20_3, 2", "COMPRESS_1_20_3, 3"})
+    @CsvSource({"COMPRESS_1_18_0, 1", "COMPRESS_1_18_0, 2", "COMPRESS_1_18_0, 3", "COMPRESS_1_18_0, 4", "COMPRESS_1_20_3, 1", "COMPRESS_1_20_3, 2",
+            "COMPRESS_1_20_3, 3", "COMPRESS_1_20_3, 4"})
     void systemFilesAreWrittenAsTheWriterWritesThem(KlauspostSettings.Release release, int level) throws Exception {
         Path tar = Files.createTempFile("usr-share", ".tar");
         try {
@@ -64,7 +65,7 @@ class KlauspostZstdEncoderTest {
 
     /** compress 1.18.5 and later write an empty frame for no input; earlier releases nothing, so no frame of theirs is empty. */
     @ParameterizedTest
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER, KlauspostSettings.SPEED_BEST})
     void noInputIsTheEmptyFrameLaterReleasesWrite(int level) throws Exception {
         assertThat(KlauspostZstdOracle.compress("1.18.0", level, 1, new byte[0])).isEmpty();
         assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_18_0, "1.20.2", level, new byte[0]);
@@ -74,13 +75,14 @@ class KlauspostZstdEncoderTest {
     @ParameterizedTest(name = "level {0}, {1} bytes")
     @CsvSource({"2, 1", "2, 15", "2, 16", "2, 100", "2, 255", "2, 256", "2, 1024", "2, 1025", "2, 5000", "2, 65791", "2, 65792",
             "2, 131071", "2, 131072", "2, 131073", "2, 262144", "2, 300000", "1, 1", "1, 9", "1, 10", "1, 1025", "1, 65535", "1, 65536",
-            "1, 65537", "1, 131072", "1, 300000", "3, 1", "3, 4", "3, 5", "3, 31", "3, 32", "3, 1025", "3, 131072", "3, 131073", "3, 300000"})
+            "1, 65537", "1, 131072", "1, 300000", "3, 1", "3, 4", "3, 5", "3, 31", "3, 32", "3, 1025", "3, 131072", "3, 131073", "3, 300000", "4, 1", "4, 5", "4, 16", "4, 17",
+            "4, 1025", "4, 131072", "4, 131073", "4, 300000"})
     void sizesWhereTheWriterChangesCourseAreWrittenAlike(int level, int size) throws Exception {
         assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_18_0, "1.18.0", level, mixed(new Random(size), size));
     }
 
     @Property(tries = 30)
-    void randomContentIsWrittenAlike(@ForAll long seed, @ForAll KlauspostSettings.Release release, @ForAll @IntRange(min = 1, max = 3) int level,
+    void randomContentIsWrittenAlike(@ForAll long seed, @ForAll KlauspostSettings.Release release, @ForAll @IntRange(min = 1, max = 4) int level,
                                      @ForAll @IntRange(min = 1, max = 1_500_000) int size) throws Exception {
         assertSameAsWriter(release, level, mixed(new Random(seed), size));
     }
@@ -93,9 +95,9 @@ class KlauspostZstdEncoderTest {
         }
     }
 
-    /** A block of one byte repeated is one sequence at SpeedBetterCompression; a block of literals alone is Huffman-coded there. */
+    /** A block of one byte repeated is one sequence from SpeedBetterCompression on; a block of literals alone is Huffman-coded there. */
     @ParameterizedTest
-    @ValueSource(ints = {KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER})
+    @ValueSource(ints = {KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER, KlauspostSettings.SPEED_BEST})
     void constantAndLiteralOnlyBlocksAreWrittenAlike(int level) throws Exception {
         byte[] input = new byte[600_000];
         Random random = new Random(3);
