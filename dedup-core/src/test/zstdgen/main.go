@@ -13,6 +13,9 @@
 //	    klauspost/compress/zstd's streaming Writer, as containers/image (podman, buildah, skopeo)
 //	    writes tar+zstd layers; LEVEL is its EncoderLevel (1 fastest .. 4 best). go.mod pins
 //	    compress 1.20.3; build with -modfile=compress-VERSION.mod for another release
+//	zstdgen klauspost-stream LEVEL <in >out.zst
+//	    the same Writer fed by io.Copy from stdin (its ReadFrom, as containers/image copies a tar
+//	    stream into it), never holding the input: for inputs of several GiB
 //	zstdgen klauspost-bench LEVEL ROUNDS FILE
 //	    the same Writer compressing FILE in-process (64 KiB writes, output dropped), ROUNDS times:
 //	    one line per round, megabytes (10^6 bytes) per CPU second of the whole process (Linux only)
@@ -36,6 +39,19 @@ func main() {
 	encoder, level := os.Args[1], atoi(os.Args[2])
 	if encoder == "klauspost-bench" {
 		benchKlauspost(level, atoi(os.Args[3]), os.Args[4])
+		return
+	}
+	if encoder == "klauspost-stream" {
+		w, err := zstd.NewWriter(os.Stdout, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if _, err := io.Copy(w, os.Stdin); err != nil {
+			log.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			log.Fatal(err)
+		}
 		return
 	}
 	flags := flag.NewFlagSet(encoder, flag.ExitOnError)

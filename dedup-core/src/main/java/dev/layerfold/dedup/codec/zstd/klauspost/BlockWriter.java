@@ -5,7 +5,8 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * when it saves less than 16 bytes plus 1/64 or comes out no smaller than its content, RLE for one
  * repeated byte, else compressed, with Huffman literals (a new code or the previous block's) and
  * each sequence code's table chosen among new, previous and predefined. State carried between
- * blocks: the previous Huffman code and whether it may be reused, and the previous sequence tables.
+ * blocks: the previous Huffman code and whether it may be reused, and the previous sequence tables;
+ * one writer serves one frame, starting with none of them, as the Writer's encoder after a reset.
  * Blocks without sequences are raw below SpeedBetterCompression (the Writer's {@code allLitEntropy}).
  */
 final class BlockWriter {
@@ -36,14 +37,6 @@ final class BlockWriter {
         literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS, release.pricesTableDescriptions());
         offsets = new SequenceCoders(SequenceCodes.OFFSETS, release.pricesTableDescriptions());
         matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions());
-    }
-
-    /** A new frame (blockEnc.initNewEncode). */
-    void reset() {
-        huffman.reset();
-        literalLengths.forgetPrevious();
-        offsets.forgetPrevious();
-        matchLengths.forgetPrevious();
     }
 
     /** Appends the block (header included) for {@code content[offset, offset+block.size)} to {@code out}. */

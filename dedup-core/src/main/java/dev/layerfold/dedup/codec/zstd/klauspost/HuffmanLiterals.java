@@ -23,12 +23,6 @@ final class HuffmanLiterals {
     private final HuffmanWeights weights = new HuffmanWeights();
     private final BitWriter bits = new BitWriter();
 
-    /** A new frame: nothing to reuse. */
-    void reset() {
-        reuseAllowed = false;
-        previous.length = 0;
-    }
-
     /** Compresses {@code in[offset, offset+length)} into {@code out} (emptied first); COMPRESSED and REUSED leave its bytes there. */
     Outcome compress(byte[] in, int offset, int length, boolean fourStreams, Bytes out) {
         if (!reuseAllowed) {

@@ -27,11 +27,6 @@ final class SequenceCoders {
         this.pricesDescriptions = pricesDescriptions;
     }
 
-    /** A new frame: no previous table. */
-    void forgetPrevious() {
-        previous.symbolLen = 0;
-    }
-
     /** The table to code this block's (normalized) histogram with, and its mode. */
     SequenceTable choose() {
         long nSize = (current.approxSize(current.count, current.symbolLen) + current.maxHeaderSize()) & 0xFFFFFFFFL;

@@ -112,6 +112,76 @@ class KlauspostZstdEncoderTest {
         assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_20_3, level, input);
     }
 
+    /**
+     * Past about 2 GiB of one frame the Writer rebases its tables, so that positions stay within an
+     * int: a frame of 2.2 GB (the same 64 MiB of mixed content over and over) is written alike, fed to
+     * the Writer by io.Copy as containers/image feeds it, and compared as it comes.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER})
+    void framesPastTwoGiBAreWrittenAlike(int level) throws Exception {
+        long size = 2_200_000_000L;
+        byte[] pattern = mixed(new Random(level), 64 << 20);
+        Process writer = KlauspostZstdOracle.stream("1.18.0", level);
+        Thread feeder = Thread.ofPlatform().start(() -> {
+            try (java.io.OutputStream in = writer.getOutputStream()) {
+                for (long at = 0; at < size; at += pattern.length) {
+                    in.write(pattern, 0, (int) Math.min(pattern.length, size - at));
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Comparing expected = new Comparing(writer.getInputStream());
+        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0),
+                expected)) {
+            for (long at = 0; at < size && expected.mismatch < 0; at += pattern.length) {
+                encoder.write(pattern, 0, (int) Math.min(pattern.length, size - at));
+            }
+            encoder.finish();
+        }
+        if (expected.mismatch < 0) {
+            feeder.join();
+        } else {
+            writer.destroy();
+        }
+        assertThat(expected.mismatch).as("first differing byte").isEqualTo(-1);
+        assertThat(writer.getInputStream().read()).as("the Writer's frame ended with ours").isEqualTo(-1);
+        assertThat(writer.waitFor()).isZero();
+    }
+
+    /** Compares what is written with what a stream holds, noting where they first differ. */
+    private static final class Comparing extends java.io.OutputStream {
+        private final java.io.InputStream expected;
+        private final byte[] buffer = new byte[1 << 16];
+        private long position;
+        private long mismatch = -1;
+
+        Comparing(java.io.InputStream expected) {
+            this.expected = expected;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+            while (length > 0 && mismatch < 0) {
+                int n = expected.readNBytes(buffer, 0, Math.min(length, buffer.length));
+                int differs = java.util.Arrays.mismatch(buffer, 0, n, data, offset, offset + Math.min(n, length));
+                if (n == 0 || differs >= 0) {
+                    mismatch = position + Math.max(differs, 0);
+                    return;
+                }
+                position += n;
+                offset += n;
+                length -= n;
+            }
+        }
+    }
+
     /** Runs of text-like, repeated, random and constant bytes, so that every block and literal mode occurs. */
     static byte[] mixed(Random random, int size) {
         byte[] data = new byte[size];

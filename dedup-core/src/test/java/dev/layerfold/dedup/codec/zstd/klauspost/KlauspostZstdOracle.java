@@ -58,6 +58,17 @@ public final class KlauspostZstdOracle {
         }
     }
 
+    /**
+     * compress {@code version}'s Writer at {@code level} fed through io.Copy (its ReadFrom) from a pipe,
+     * so that inputs of any size pass; its frame is read as it comes.
+     */
+    public static Process stream(String version, int level) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(List.of(binary(version).toString(), "klauspost-stream", Integer.toString(level)))
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().put("GOMAXPROCS", "2");
+        return builder.start();
+    }
+
     private static synchronized Path binary(String version) throws IOException, InterruptedException {
         Path binary = BUILT.get(version);
         if (binary != null) {
