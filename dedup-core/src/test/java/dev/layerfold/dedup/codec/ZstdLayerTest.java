@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -169,6 +171,29 @@ class ZstdLayerTest {
             assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-" + level + "/12003");
             assertThat(id.candidates()).as("candidates run").isEqualTo(candidates);
         });
+    }
+
+    /**
+     * zstd:chunked (podman, buildah --compression-format zstd:chunked): containers/storage 1.59's
+     * compressor writes each file as a frame of its own (the Writer closed and reset between them,
+     * which leaves no history), and the port reproduces every one; but it ends with the tar's last
+     * header written and the rest copied in with io.Copy, whose ReadFrom first pushes out the pending
+     * partial block, mid-frame, which the port does not do: that frame, so the layer, is not covered.
+     */
+    @Test
+    void zstdChunkedLayersAreReproducedFrameByFrameButTheirLastFrameIsFlushedMidway() throws Exception {
+        Path chunkedgen = Tools.goOracle("chunkedgen", "zstd:chunked layers");
+        Path layerFile = dir.resolve("layer.zst");
+        Tools.sh(dir, "'" + chunkedgen + "' 3 < '" + shared.resolve("layer.tar") + "' > '" + layerFile + "'");
+        byte[] layer = Files.readAllBytes(layerFile);
+
+        SplitResult split = assertNotCovered(layer);
+
+        assertThat(split.recipe().frames()).filteredOn(f -> f instanceof ZstdFrame.Skippable).hasSize(3);
+        List<Identification> frames = split.identifications();
+        assertThat(frames.subList(0, frames.size() - 1)).hasSizeGreaterThan(100)
+                .allSatisfy(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-2/11800"));
+        assertThat(frames.getLast().encoder().isNone()).isTrue();
     }
 
     /**
