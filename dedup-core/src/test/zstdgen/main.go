@@ -11,7 +11,14 @@
 //	    prints the bundled libzstd's ZSTD_versionNumber()
 //	zstdgen klauspost LEVEL <in >out.zst
 //	    klauspost/compress/zstd's streaming Writer, as containers/image (podman, buildah, skopeo)
-//	    writes tar+zstd layers; LEVEL is its EncoderLevel (1 fastest .. 4 best)
+//	    writes tar+zstd layers; LEVEL is its EncoderLevel (1 fastest .. 4 best). go.mod pins
+//	    compress 1.20.3; build with -modfile=compress-VERSION.mod for another release
+//	zstdgen klauspost-stream LEVEL <in >out.zst
+//	    the same Writer fed by io.Copy from stdin (its ReadFrom, as containers/image copies a tar
+//	    stream into it), never holding the input: for inputs of several GiB
+//	zstdgen klauspost-bench LEVEL ROUNDS FILE
+//	    the same Writer compressing FILE in-process (64 KiB writes, output dropped), ROUNDS times:
+//	    one line per round, megabytes (10^6 bytes) per CPU second of the whole process (Linux only)
 package main
 
 import (
@@ -22,6 +29,7 @@ import (
 	"log"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -29,6 +37,23 @@ import (
 func main() {
 	log.SetFlags(0)
 	encoder, level := os.Args[1], atoi(os.Args[2])
+	if encoder == "klauspost-bench" {
+		benchKlauspost(level, atoi(os.Args[3]), os.Args[4])
+		return
+	}
+	if encoder == "klauspost-stream" {
+		w, err := zstd.NewWriter(os.Stdout, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if _, err := io.Copy(w, os.Stdin); err != nil {
+			log.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	flags := flag.NewFlagSet(encoder, flag.ExitOnError)
 	size := flags.Bool("size", false, "pledge the input size")
 	noCheck := flags.Bool("nocheck", false, "no content checksum")
@@ -73,4 +98,36 @@ func atoi(s string) int {
 		log.Fatal(err)
 	}
 	return n
+}
+
+func benchKlauspost(level, rounds int, file string) {
+	input, err := os.ReadFile(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for round := 0; round < rounds; round++ {
+		start := processCPUSeconds()
+		w, err := zstd.NewWriter(io.Discard, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for offset := 0; offset < len(input); offset += 1 << 16 {
+			if _, err := w.Write(input[offset:min(offset+1<<16, len(input))]); err != nil {
+				log.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%.3f\n", float64(len(input))/1e6/(processCPUSeconds()-start))
+	}
+}
+
+// processCPUSeconds is the user plus system time of every thread of this process.
+func processCPUSeconds() float64 {
+	var usage syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &usage); err != nil {
+		log.Fatal(err)
+	}
+	return float64(usage.Utime.Nano()+usage.Stime.Nano()) / 1e9
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.ZstdOutputStream;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdOracle;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
@@ -150,6 +152,24 @@ class LayerDeduplicatorTest {
         Map<String, byte[]> more = new LinkedHashMap<>(base);
         more.putAll(files(new Random(9), "app/", 2));
         byte[] zstd = push(zstdLayer(tar(more), 3, false));
+
+        assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())
+                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(index.totals().uniqueFiles()).as("the zstd layer's 12 shared files are not stored again").isEqualTo(14);
+        assertThat(blobs.size(Digest.sha256(zstd))).as("thinned").isEmpty();
+        assertThat(rebuilt(zstd)).isEqualTo(zstd);
+    }
+
+    /** klauspost/compress 1.18.0's zstd Writer at its default, as podman, buildah and containerd write zstd layers. */
+    @Test
+    void aKlauspostZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTarAndRebuildsByteForByte() throws Exception {
+        Map<String, byte[]> base = files(new Random(8), "usr/", 12);
+        byte[] gzip = push(gzipLayer(base));
+        Map<String, byte[]> more = new LinkedHashMap<>(base);
+        more.putAll(files(new Random(9), "app/", 2));
+        byte[] zstd = push(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 2, tar(more)));
 
         assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
         assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())

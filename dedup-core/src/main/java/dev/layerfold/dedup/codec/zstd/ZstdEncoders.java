@@ -3,6 +3,8 @@ package dev.layerfold.dedup.codec.zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -11,14 +13,16 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * The zstd encoders real layer producers use, as recipe families. One so far:
- * {@value #LIBZSTD}, the C library at the version zstd-jni bundles (the zstd CLI, and programs that
- * call the library), proven equal to that release's own build. Its parameters: worker threads (0 or
- * 1: any number of workers writes the same), 1 if the content size was pledged, 1 for a checksum, 1
- * if the frame was ended after its input ({@link LibzstdSettings#endsAfterInput}).
- * The family names the library's version because another release writes other bytes (zstd 1.5.4's
- * differ from 1.5.7's at every level): a build whose zstd-jni bundles another version offers no
- * candidates and refuses to rebuild such frames, saying so, rather than writing a wrong layer.
+ * The zstd encoders real layer producers use, as recipe families. {@value #LIBZSTD}: the C library
+ * at the version zstd-jni bundles (the zstd CLI, and programs that call the library), proven equal
+ * to that release's own build. Its parameters: worker threads (0 or 1: any number of workers writes
+ * the same), 1 if the content size was pledged, 1 for a checksum, 1 if the frame was ended after its
+ * input ({@link LibzstdSettings#endsAfterInput}). The family names the library's version because
+ * another release writes other bytes (zstd 1.5.4's differ from 1.5.7's at every level): a build
+ * whose zstd-jni bundles another version offers no such candidates and refuses to rebuild such
+ * frames, saying so, rather than writing a wrong layer. {@value KlauspostSettings#FAMILY}:
+ * klauspost/compress/zstd's streaming Writer (podman, buildah, containerd, BuildKit), a Java port
+ * ({@link KlauspostSettings}), tried first where the header is one it writes.
  */
 public final class ZstdEncoders {
 
@@ -38,13 +42,20 @@ public final class ZstdEncoders {
     private static final ZstdEncoders INSTANCE = new ZstdEncoders(bundledVersion());
 
     private final String bundledVersion;
+    private final boolean klauspost;
 
     /**
      * Encoders for a zstd-jni bundling libzstd {@code bundledVersion}: another than
-     * {@link #PROVEN_VERSION} offers no candidates (how a benchmark splits without identification).
+     * {@link #PROVEN_VERSION} offers no libzstd candidates.
      */
     public ZstdEncoders(String bundledVersion) {
+        this(bundledVersion, true);
+    }
+
+    /** As above; {@code klauspost} false offers no klauspost candidates either (how a benchmark splits without identification). */
+    public ZstdEncoders(String bundledVersion, boolean klauspost) {
         this.bundledVersion = bundledVersion;
+        this.klauspost = klauspost;
     }
 
     public static ZstdEncoders standard() {
@@ -64,32 +75,60 @@ public final class ZstdEncoders {
 
     /** Makes the encoder a recipe names, for a frame of {@code contentSize} bytes. */
     public ZstdEncoder create(EncoderSpec spec, long contentSize, OutputStream sink) {
-        LibzstdSettings settings = LibzstdSettings.of(spec);
-        return create(settings, settings.pledgedSize() ? contentSize : -1, sink, null);
+        return create(spec, contentSize, sink, null);
     }
 
-    /** @param shared a context the encoder resets and uses, left open; null for one of its own */
-    ZstdEncoder create(LibzstdSettings settings, long pledgedSize, OutputStream sink, ZstdCompressCtx shared) {
+    /** @param shared a context a libzstd encoder resets and uses, left open; null for one of its own */
+    ZstdEncoder create(EncoderSpec spec, long contentSize, OutputStream sink, ZstdCompressCtx shared) {
+        if (spec.family().equals(KlauspostSettings.FAMILY)) {
+            return new KlauspostZstdEncoder(KlauspostSettings.of(spec), sink);
+        }
+        LibzstdSettings settings = LibzstdSettings.of(spec);
         if (!available()) {
-            throw new IllegalArgumentException("encoder " + settings.spec() + " needs libzstd " + PROVEN_VERSION + ", but zstd-jni bundles "
+            throw new IllegalArgumentException("encoder " + spec + " needs libzstd " + PROVEN_VERSION + ", but zstd-jni bundles "
                     + bundledVersion);
         }
-        return new LibzstdEncoder(settings, pledgedSize, sink, shared);
+        return new LibzstdEncoder(settings, settings.pledgedSize() ? contentSize : -1, sink, shared);
     }
 
-    /** Single-threaded candidates whose frame header would be this one, most likely first (multi-threaded ones follow from them). */
-    List<LibzstdSettings> candidates(ZstdFrameHeader header) {
-        List<LibzstdSettings> candidates = new ArrayList<>();
+    /**
+     * Single-threaded candidates whose frame header would be this one, most likely first (libzstd's
+     * multi-threaded ones follow from them): klauspost's Writer at the levels whose header this is
+     * (a window of 8 MiB, or 4 at SpeedFastest, no size and a checksum: the podman and containerd
+     * default first), then libzstd's levels.
+     */
+    List<EncoderSpec> candidates(ZstdFrameHeader header) {
+        List<EncoderSpec> candidates = new ArrayList<>();
+        if (klauspost) {
+            for (int level : KlauspostSettings.LEVELS) {
+                for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
+                    KlauspostSettings settings = new KlauspostSettings(level, release);
+                    if (settings.writesHeader(header)) {
+                        candidates.add(settings.spec());
+                    }
+                }
+            }
+        }
         if (!available() || header.dictionaryId() != 0 || header.windowMantissa() != 0) {
             return candidates;
         }
         boolean pledged = header.contentSize() >= 0;
         for (int level : LEVEL_ORDER) {
             if (writesHeader(level, header)) {
-                candidates.add(new LibzstdSettings(level, 0, pledged, header.checksum(), false));
+                candidates.add(new LibzstdSettings(level, 0, pledged, header.checksum(), false).spec());
             }
         }
         return candidates;
+    }
+
+    /** The same encoder told to end its frame after its input or with it: only libzstd's output depends on it. */
+    static EncoderSpec endingAfterInput(EncoderSpec spec, boolean after) {
+        return spec.family().equals(LIBZSTD) ? LibzstdSettings.of(spec).endingAfterInput(after).spec() : spec;
+    }
+
+    /** The libzstd level of a single-threaded libzstd candidate, which may have written the frame with workers; else 0. */
+    static int singleThreadedLibzstdLevel(EncoderSpec spec) {
+        return spec.family().equals(LIBZSTD) && LibzstdSettings.of(spec).workers() == 0 ? spec.level() : 0;
     }
 
     /**

@@ -15,9 +15,10 @@ import java.util.List;
 /**
  * Finds the encoder settings that reproduce a zstd frame, in the pass that splits it.
  *
- * <p>The frame header already narrows them: whether the content size was pledged and the checksum
- * flag are read off it, and of the levels only those whose window
- * gives this header are tried ({@link ZstdEncoders#writesHeader}). The frame's content is kept from its start, and once
+ * <p>The frame header already narrows them: klauspost/compress/zstd's Writer is tried first where
+ * it writes such a header ({@link ZstdEncoders#candidates}), then libzstd, whether the content size
+ * was pledged and the checksum flag read off it, only at the levels whose window gives this header
+ * ({@link ZstdEncoders#writesHeader}). The frame's content is kept from its start, and once
  * {@link #SINGLE_THREAD_PREFIX} of it (or the whole frame) is there, each single-threaded candidate
  * in turn compresses it and is compared with the original, dropped at its first differing block
  * (a wrong level costs one block of compression). A candidate that reproduced all it wrote, at least
@@ -47,17 +48,17 @@ public final class ZstdIdentifier {
 
     /** Starts identifying the next frame of the layer; feed it the frame, then {@link Session#finish}. */
     public Session start(ZstdFrameHeader header) {
-        List<LibzstdSettings> candidates = new ArrayList<>();
+        List<EncoderSpec> candidates = new ArrayList<>();
         if (!failed) {
-            List<LibzstdSettings> all = encoders.candidates(header);
+            List<EncoderSpec> all = encoders.candidates(header);
             all.stream().filter(s -> sameButEnding(s, previous)).forEach(candidates::add);
             all.stream().filter(s -> !sameButEnding(s, previous)).forEach(candidates::add);
         }
         return new Session(header, candidates);
     }
 
-    private static boolean sameButEnding(LibzstdSettings settings, EncoderSpec spec) {
-        return spec != null && settings.spec().equals(LibzstdSettings.of(spec).endingAfterInput(false).spec());
+    private static boolean sameButEnding(EncoderSpec candidate, EncoderSpec spec) {
+        return spec != null && candidate.equals(ZstdEncoders.endingAfterInput(spec, false));
     }
 
     /** Why a layer whose first unreproduced frame has this header stays as it is, for a person to read. */
@@ -69,13 +70,13 @@ public final class ZstdIdentifier {
     public final class Session {
 
         private final ZstdFrameHeader header;
-        private final List<LibzstdSettings> candidates;
+        private final List<EncoderSpec> candidates;
         private final Bytes original = new Bytes();
         private final Bytes content = new Bytes();
         private int tried;
         private long compared;
         private boolean done;
-        private LibzstdSettings found;
+        private EncoderSpec found;
         private boolean emptyLastBlock;
         private boolean wholeStream;
         private List<Integer> multiThreadLevels = List.of();
@@ -83,7 +84,7 @@ public final class ZstdIdentifier {
         /** One context for every candidate of the frame, made at the first. */
         private ZstdCompressCtx context;
 
-        private Session(ZstdFrameHeader header, List<LibzstdSettings> candidates) {
+        private Session(ZstdFrameHeader header, List<EncoderSpec> candidates) {
             this.header = header;
             this.candidates = candidates;
             this.done = candidates.isEmpty();
@@ -127,7 +128,7 @@ public final class ZstdIdentifier {
             if (!done && !multiThreadLevels.isEmpty()) {
                 tryMultiThreaded(true);
             }
-            EncoderSpec spec = found == null ? EncoderSpec.NONE : found.endingAfterInput(emptyLastBlock).spec();
+            EncoderSpec spec = found == null ? EncoderSpec.NONE : ZstdEncoders.endingAfterInput(found, emptyLastBlock);
             if (spec.isNone()) {
                 failed = true;
             } else {
@@ -138,16 +139,14 @@ public final class ZstdIdentifier {
 
         private void trySingleThreaded(boolean whole) {
             List<Integer> promising = new ArrayList<>();
-            for (LibzstdSettings candidate : candidates) {
-                if (candidate.workers() != 0) {
-                    continue;
-                }
+            for (EncoderSpec candidate : candidates) {
                 long matched = run(candidate, whole);
                 if (matched == Long.MAX_VALUE) {
                     return;
                 }
-                if (matched >= firstBlockEnd()) {
-                    promising.add(candidate.level());
+                int level = ZstdEncoders.singleThreadedLibzstdLevel(candidate);
+                if (matched >= firstBlockEnd() && level > 0) {
+                    promising.add(level);
                     singleThreadMatched.add(matched);
                 }
             }
@@ -160,7 +159,7 @@ public final class ZstdIdentifier {
         private void tryMultiThreaded(boolean whole) {
             for (int i = 0; i < multiThreadLevels.size(); i++) {
                 int level = multiThreadLevels.get(i);
-                LibzstdSettings candidate = new LibzstdSettings(level, 1, header.contentSize() >= 0, header.checksum(), false);
+                EncoderSpec candidate = new LibzstdSettings(level, 1, header.contentSize() >= 0, header.checksum(), false).spec();
                 long matched = run(candidate, whole);
                 if (matched == Long.MAX_VALUE) {
                     return;
@@ -184,8 +183,8 @@ public final class ZstdIdentifier {
          * Runs one candidate over the content kept. Returns Long.MAX_VALUE if it is taken, else how
          * many of the original's bytes it reproduced before it differed or the content ran out.
          */
-        private long run(LibzstdSettings settings, boolean whole) {
-            LibzstdSettings candidate = settings.endingAfterInput(whole && emptyLastBlock);
+        private long run(EncoderSpec settings, boolean whole) {
+            EncoderSpec candidate = ZstdEncoders.endingAfterInput(settings, whole && emptyLastBlock);
             tried++;
             compared = Math.max(compared, content.size);
             Comparison comparison = new Comparison(original);
@@ -207,7 +206,7 @@ public final class ZstdIdentifier {
                 throw new UncheckedIOException(e);
             }
             boolean reproduced = !comparison.differs && (whole ? comparison.matched == original.size : comparison.matched >= firstBlockEnd()
-                    && (candidate.workers() == 0 || comparison.matched > singleThreadMatched.get(multiThreadLevels.indexOf(candidate.level()))));
+                    && (!withWorkers(candidate) || comparison.matched > singleThreadMatched.get(multiThreadLevels.indexOf(candidate.level()))));
             if (!reproduced) {
                 return comparison.matched;
             }
@@ -215,6 +214,10 @@ public final class ZstdIdentifier {
             wholeStream = whole;
             stop();
             return Long.MAX_VALUE;
+        }
+
+        private static boolean withWorkers(EncoderSpec candidate) {
+            return candidate.family().equals(ZstdEncoders.LIBZSTD) && LibzstdSettings.of(candidate).workers() != 0;
         }
 
         /** Where the original's first block ends: a candidate must reproduce at least that much to be taken. */

@@ -10,9 +10,12 @@ import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
@@ -26,10 +29,14 @@ import java.util.List;
  * (tar skeleton, bodies from memory, zstd-jni's libzstd 1.5.7 single-threaded, the digest check) in
  * MB of tar per CPU second of its thread, against zstd-jni alone compressing the same tar at the same
  * level (the floor of any rebuild through it) and against {@code zstd --single-thread} (the machine's
- * CLI, user plus system time). Then what identification costs a split when no encoder matches: a
- * layer of the machine's zstd CLI (another release than 1.5.7 where it is Debian 12's) and one of
- * klauspost/compress/zstd (built from dedup-core/src/test/zstdgen), each split with identification
- * against the same split with none.
+ * CLI, user plus system time). Then what identification costs a split, against the same split with
+ * none: a layer of the machine's zstd CLI (another release than 1.5.7 where it is Debian 12's) and
+ * of klauspost/compress 1.15.12's Writer at SpeedFastest (Debian 12's skopeo), which may or may not
+ * match a ported generation on the machine's files; where the port matches, compress 1.20.3's Writer
+ * at SpeedBestCompression (its sixth candidate) and at the default level (its second), and 1.18.0's
+ * default (its first). Last the port alone and the rebuild against
+ * the Go Writer of 1.18.0 compressing the same tar in-process (zstdgen's {@code klauspost-bench}: CPU
+ * of all its threads, GOMAXPROCS left to Go).
  */
 public final class ZstdBenchmark implements Benchmark {
 
@@ -61,13 +68,49 @@ public final class ZstdBenchmark implements Benchmark {
             report.compare(SUITE, "rebuild vs zstd CLI, level " + level + " " + size, "MB/cpu-s", rebuild, cli, "zstd-cli", true);
         }
         identificationCost(report, "zstd CLI -3 (" + cliVersion() + ")", tool(List.of("bash", "-c", "zstd -q -3 -c \"$1\"", "bash", input.toString()), input));
-        identificationCost(report, "klauspost/compress/zstd default level",
-                tool(List.of(zstdgen.toString(), "klauspost", "2"), input));
+        Path zstdgen11512 = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.15.12"), "local", "-modfile=compress-1.15.12.mod");
+        identificationCost(report, "klauspost/compress 1.15.12 zstd SpeedFastest", tool(List.of(zstdgen11512.toString(), "klauspost", "1"), input));
+        identificationCost(report, "klauspost/compress 1.20.3 zstd SpeedBestCompression", tool(List.of(zstdgen.toString(), "klauspost", "4"), input));
+        identificationCost(report, "klauspost/compress 1.20.3 zstd default level", tool(List.of(zstdgen.toString(), "klauspost", "2"), input));
+        Path zstdgen118 = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.18.0"), "local", "-modfile=compress-1.18.0.mod");
+        byte[] klauspost = tool(List.of(zstdgen118.toString(), "klauspost", "2"), input);
+        identificationCost(report, "klauspost/compress 1.18.0 zstd default level", klauspost);
+        double[] go = measureGoWriter(zstdgen118, input);
+        report.compare(SUITE, "klauspost port vs Go Writer, compress 1.18.0 default level " + size, "MB/cpu-s", measurePort(tar), go, "klauspost-go",
+                true);
+        double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), klauspost, tar.length / 1e6);
+        report.compare(SUITE, "rebuild vs Go Writer, compress 1.18.0 default level " + size, "MB/cpu-s", rebuild, go, "klauspost-go", true);
+    }
+
+    /** The port writing the tar in 64 KiB pieces, output dropped: MB per CPU second of this thread. */
+    private static double[] measurePort(byte[] tar) throws IOException {
+        KlauspostSettings settings = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.Release.COMPRESS_1_18_0);
+        double[] mbPerSecond = new double[ROUNDS];
+        for (int round = -1; round < ROUNDS; round++) {
+            long start = THREADS.getCurrentThreadCpuTime();
+            try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, OutputStream.nullOutputStream())) {
+                for (int offset = 0; offset < tar.length; offset += PIECE) {
+                    encoder.write(tar, offset, Math.min(PIECE, tar.length - offset));
+                }
+                encoder.finish();
+            }
+            if (round >= 0) {
+                mbPerSecond[round] = tar.length / 1e6 / ((THREADS.getCurrentThreadCpuTime() - start) / 1e9);
+            }
+        }
+        return mbPerSecond;
+    }
+
+    /** klauspost/compress's Writer compressing the file in-process, timed by zstdgen: MB per CPU second of its process. */
+    private static double[] measureGoWriter(Path zstdgen, Path input) throws IOException, InterruptedException {
+        String output = new String(tool(List.of(zstdgen.toString(), "klauspost-bench", "2", Integer.toString(ROUNDS), input.toString()), input),
+                StandardCharsets.UTF_8);
+        return output.lines().mapToDouble(Double::parseDouble).toArray();
     }
 
     private static void identificationCost(BenchmarkReport report, String producer, byte[] layer) throws IOException {
         LayerSplitter identifying = new LayerSplitter(StandardEncoders.identifier());
-        LayerSplitter blind = new LayerSplitter(StandardEncoders.identifier(), new ZstdEncoders("none"));
+        LayerSplitter blind = new LayerSplitter(StandardEncoders.identifier(), new ZstdEncoders("none", false));
         double[] with = new double[ROUNDS];
         double[] without = new double[ROUNDS];
         for (int round = -1; round < ROUNDS; round++) {

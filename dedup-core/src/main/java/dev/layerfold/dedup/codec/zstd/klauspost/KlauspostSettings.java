@@ -1,0 +1,120 @@
+package dev.layerfold.dedup.codec.zstd.klauspost;
+
+import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+
+/**
+ * How a klauspost/compress/zstd producer set up its streaming Writer: the EncoderLevel (1
+ * SpeedFastest .. 4 SpeedBestCompression; containers/image maps zstd level 3 to 2, SpeedDefault)
+ * and the compress release whose encoder wrote it, since releases write other bytes. Everything
+ * else is the Writer's default: checksum, no dictionary, no content size, the level's window and
+ * block size; concurrency does not change the output.
+ */
+public record KlauspostSettings(int level, Release release) {
+
+    public static final String FAMILY = "klauspost-zstd";
+    public static final int SPEED_FASTEST = 1;
+    public static final int SPEED_DEFAULT = 2;
+    public static final int SPEED_BETTER = 3;
+    public static final int SPEED_BEST = 4;
+    /** The levels, most used first. */
+    public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST, SPEED_BETTER, SPEED_BEST};
+
+    /** The compress release generations ported, each named in recipes by the number of its first release. */
+    public enum Release {
+        /**
+         * compress 1.18.0, which podman 5.5-5.8 pin, and every release from 1.17.9 to 1.20.2, whose
+         * encoders differ from it only in form (1.17.9, 1.17.11 and 1.20.2 tested to write the same).
+         * 1.17.0-1.17.8 write no RLE blocks: other bytes.
+         */
+        COMPRESS_1_18_0(11800, false),
+        /**
+         * compress 1.20.3 (go.podman.io/image 5.42's pin), where a new table's description is priced
+         * exactly against the previous table; and 1.20.4, which differs only where 1.20.3 wrote a frame
+         * no decoder reads (literals coded with a Huffman code it never wrote, which 1.20.4 stopped
+         * reusing), so never in a layer that can be split (tested to write the same otherwise).
+         */
+        COMPRESS_1_20_3(12003, true);
+
+        private final int id;
+        private final boolean pricesTableDescriptions;
+
+        Release(int id, boolean pricesTableDescriptions) {
+            this.id = id;
+            this.pricesTableDescriptions = pricesTableDescriptions;
+        }
+
+        /** Whether choosing a sequence table weighs a new table's actual description and each table's log (blockEnc.chooseComp since 1.20.3). */
+        boolean pricesTableDescriptions() {
+            return pricesTableDescriptions;
+        }
+
+        static Release of(int id) {
+            for (Release release : values()) {
+                if (release.id == id) {
+                    return release;
+                }
+            }
+            throw new IllegalArgumentException("no klauspost/compress release " + id + " is ported");
+        }
+    }
+
+    public KlauspostSettings {
+        if (level < SPEED_FASTEST || level > SPEED_BEST) {
+            throw new IllegalArgumentException("no klauspost/compress/zstd level " + level + " (SpeedFastest 1 to SpeedBestCompression 4)");
+        }
+    }
+
+    public EncoderSpec spec() {
+        return EncoderSpec.of(FAMILY, level, release.id);
+    }
+
+    public static KlauspostSettings of(EncoderSpec spec) {
+        if (!spec.family().equals(FAMILY) || spec.params().size() != 1) {
+            throw new IllegalArgumentException("not a " + FAMILY + " encoder: " + spec);
+        }
+        return new KlauspostSettings(spec.level(), Release.of(spec.params().get(0)));
+    }
+
+    /** WithEncoderLevel's window: 4 MiB at SpeedFastest, else 8 MiB. */
+    int windowSize() {
+        return level == SPEED_FASTEST ? 4 << 20 : 8 << 20;
+    }
+
+    /** WithEncoderLevel's block size: 64 KiB at SpeedFastest, else 128 KiB. */
+    int blockSize() {
+        return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
+    }
+
+    MatchFinder matchFinder() {
+        return switch (level) {
+            case SPEED_FASTEST -> new FastMatcher(windowSize());
+            case SPEED_DEFAULT -> new DoubleFastMatcher(windowSize());
+            case SPEED_BETTER -> new BetterMatcher(windowSize());
+            default -> new BestMatcher(windowSize());
+        };
+    }
+
+    /**
+     * Whether the Writer writes this header: a frame it streamed (content over one block) has its
+     * window, no size and a checksum; a frame of one block is written whole (EncodeAll), with its
+     * size and, above 1 KiB, as a single segment.
+     */
+    public boolean writesHeader(ZstdFrameHeader header) {
+        if (header.dictionaryId() != 0 || !header.checksum()) {
+            return false;
+        }
+        long size = header.contentSize();
+        if (size < 0) {
+            // streamed, or whole below 256 bytes (no size recorded then, and the smallest window)
+            return !header.singleSegment() && header.windowMantissa() == 0
+                    && (1 << header.windowLog() == windowSize() || header.windowLog() == KlauspostZstdEncoder.MIN_WINDOW_LOG);
+        }
+        if (size < 1 || size > blockSize()) {
+            return false;
+        }
+        Bytes expected = new Bytes(16);
+        KlauspostZstdEncoder.wholeFrameHeader((int) size, windowSize(), expected);
+        return java.util.Arrays.equals(header.bytes(), 0, header.bytes().length, expected.data, 0, expected.length);
+    }
+}

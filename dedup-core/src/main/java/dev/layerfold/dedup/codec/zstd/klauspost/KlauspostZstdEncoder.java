@@ -1,0 +1,152 @@
+package dev.layerfold.dedup.codec.zstd.klauspost;
+
+import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
+
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * klauspost/compress/zstd's streaming Writer ({@code zstd.NewWriter(w, WithEncoderLevel(level))},
+ * Write then Close), as containers/image, containerd and BuildKit write tar+zstd layers: input is
+ * cut into blocks (128 KiB; 64 KiB at SpeedFastest), each compressed with the history of the last window as soon as it is
+ * full; the frame header (window, checksum flag, no size) goes before the first block. Close writes
+ * the last block, or an empty raw one if the input ended on a block boundary, then the checksum.
+ * Input that never filled a block is instead written as one whole frame (EncodeAll: its size in
+ * the header, no history), and no input at all as a streamed frame of one empty block. The Writer's concurrent mode hands the
+ * same blocks the same state, so its output equals this single-threaded one's.
+ */
+public final class KlauspostZstdEncoder implements ZstdEncoder {
+
+    static final int MIN_WINDOW_LOG = 10;
+    private static final int MIN_WINDOW = 1 << MIN_WINDOW_LOG;
+
+    private final OutputStream sink;
+    private final int windowSize;
+    private final byte[] filling;
+    private int filled;
+    private final XxHash64 checksum = new XxHash64();
+    private final MatchFinder matcher;
+    private final Block block = new Block();
+    private final BlockWriter blocks;
+    private final Bytes out = new Bytes(128 * 1024 + 64);
+    private boolean headerWritten;
+    private boolean finished;
+
+    public KlauspostZstdEncoder(KlauspostSettings settings, OutputStream sink) {
+        this.sink = sink;
+        this.windowSize = settings.windowSize();
+        this.filling = new byte[settings.blockSize()];
+        this.matcher = settings.matchFinder();
+        this.blocks = new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
+    }
+
+    @Override
+    public void write(byte[] data, int offset, int length) throws IOException {
+        checksum.update(data, offset, length);
+        while (length > 0) {
+            int n = Math.min(length, filling.length - filled);
+            System.arraycopy(data, offset, filling, filled, n);
+            filled += n;
+            offset += n;
+            length -= n;
+            if (filled == filling.length) {
+                streamBlock(false);
+            }
+        }
+    }
+
+    private void streamBlock(boolean last) throws IOException {
+        out.clear();
+        if (!headerWritten) {
+            streamHeader(out);
+            headerWritten = true;
+        }
+        block.reset();
+        matcher.encode(block, filling, 0, filled);
+        blocks.write(block, filling, 0, last, out);
+        filled = 0;
+        sink.write(out.data, 0, out.length);
+    }
+
+    /** The streamed frame's header: magic, checksum flag, the window; no size (the Writer was not told it). */
+    private void streamHeader(Bytes to) {
+        to.putLittleEndian(0xFD2FB528L, 4);
+        to.put(0x04);
+        to.put((32 - Integer.numberOfLeadingZeros(windowSize - 1) - 10) << 3);
+    }
+
+    /** The header EncodeAll writes for a frame of {@code size} bytes. */
+    static void wholeFrameHeader(int size, int windowSize, Bytes to) {
+        boolean singleSegment = size <= windowSize && size > MIN_WINDOW;
+        int window = size < windowSize ? Math.max(MIN_WINDOW, Integer.highestOneBit(size) << 1) : windowSize;
+        int sizeFieldCode = size >= 256 + 65536 ? 2 : size >= 256 ? 1 : 0;
+        to.putLittleEndian(0xFD2FB528L, 4);
+        to.put(0x04 | (singleSegment ? 0x20 : 0) | sizeFieldCode << 6);
+        if (!singleSegment) {
+            to.put((32 - Integer.numberOfLeadingZeros(window - 1) - 10) << 3);
+        }
+        switch (sizeFieldCode) {
+            case 0 -> {
+                if (singleSegment) {
+                    to.put(size);
+                }
+            }
+            case 1 -> to.putLittleEndian(size - 256, 2);
+            default -> to.putLittleEndian(size, 4);
+        }
+    }
+
+    @Override
+    public void drain() {
+        // every full block went to the sink as it was made
+    }
+
+    @Override
+    public void finish() throws IOException {
+        if (finished) {
+            throw new IllegalStateException("the frame was already ended");
+        }
+        finished = true;
+        if (!headerWritten && filled > 0) {
+            wholeFrame();
+            return;
+        }
+        if (!headerWritten) {
+            // No input: since 1.18.5 (WithZeroFrames on by default) the Writer streams an empty frame;
+            // before, it wrote nothing at all, so no frame of theirs is empty and this one is theirs too
+            out.clear();
+            streamHeader(out);
+            headerWritten = true;
+            sink.write(out.data, 0, out.length);
+        }
+        if (filled == 0) {
+            out.clear();
+            BlockWriter.header(true, 0, 0, out);
+            sink.write(out.data, 0, out.length);
+        } else {
+            streamBlock(true);
+        }
+        writeChecksum();
+    }
+
+    /** EncodeAll of a frame's only block: a header with its size, the block found without history. */
+    private void wholeFrame() throws IOException {
+        out.clear();
+        wholeFrameHeader(filled, windowSize, out);
+        block.reset();
+        matcher.encodeAlone(block, filling, 0, filled);
+        blocks.write(block, filling, 0, true, out);
+        sink.write(out.data, 0, out.length);
+        writeChecksum();
+    }
+
+    private void writeChecksum() throws IOException {
+        long digest = checksum.digest();
+        sink.write(new byte[] {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)});
+    }
+
+    @Override
+    public void close() {
+        finished = true;
+    }
+}

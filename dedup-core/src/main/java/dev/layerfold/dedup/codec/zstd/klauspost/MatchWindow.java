@@ -1,0 +1,83 @@
+package dev.layerfold.dedup.codec.zstd.klauspost;
+
+import java.util.Arrays;
+
+/**
+ * The history the match finder searches (compress 1.18.0 enc_base.go): the input so far in a buffer
+ * of twice the window; when a block does not fit, the last window's worth moves to the start, and
+ * {@link #cur}, the stream position of the buffer's start plus one window, advances by what was dropped.
+ * Table entries hold positions plus {@code cur}, so that an empty entry (0) is always out of reach.
+ */
+final class MatchWindow {
+
+    final int maxMatchOffset;
+    /** Beyond this {@code cur} would overflow an int within two windows: the tables are then rebased. */
+    final int bufferReset;
+    private final int capacity;
+    int cur;
+    /** Grown on demand up to {@link #capacity}, which alone decides when history moves. */
+    byte[] bytes = new byte[0];
+    int length;
+
+    MatchWindow(int windowSize) {
+        this.maxMatchOffset = windowSize;
+        this.bufferReset = Integer.MAX_VALUE - 2 * windowSize;
+        int blockMax = 128 * 1024;
+        int capacity = windowSize + (windowSize <= blockMax ? blockMax : windowSize);
+        this.capacity = Math.max(capacity, 1 << 20);
+        this.cur = windowSize;
+    }
+
+    /** Whether {@code cur} is about to overflow: Encode then rebases before adding the next block. */
+    boolean nearOverflow() {
+        return cur >= bufferReset - length;
+    }
+
+    /**
+     * Moves every table position still in reach down so that {@code cur} restarts at one window;
+     * the others are emptied (Encode's protection against {@code cur} wrapping around).
+     */
+    void rebase(int[]... tableOffsets) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (int[] offsets : tableOffsets) {
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = offsets[i] < minOffset ? 0 : offsets[i] - cur + maxMatchOffset;
+            }
+        }
+        cur = maxMatchOffset;
+    }
+
+    /**
+     * For tables whose slots keep the position they held before too: those previous positions are
+     * emptied with their slot, or when out of reach, else moved. Call before {@link #rebase}.
+     */
+    void rebasePrevious(int[] offsets, int[] previous) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (int i = 0; i < offsets.length; i++) {
+            previous[i] = offsets[i] < minOffset || previous[i] < minOffset ? 0 : previous[i] - cur + maxMatchOffset;
+        }
+    }
+
+    /** How many bytes from {@code s} on equal those from {@code t} on, within {@code src[.., end)}. */
+    static int matchLength(byte[] src, int s, int t, int end) {
+        int mismatch = Arrays.mismatch(src, s, end, src, t, t + (end - s));
+        return mismatch < 0 ? end - s : mismatch;
+    }
+
+    /** Appends a block; returns where it starts in {@link #bytes}. */
+    int add(byte[] src, int offset, int n) {
+        if (length + n > capacity && length > 0) {
+            int drop = length - maxMatchOffset;
+            System.arraycopy(bytes, drop, bytes, 0, maxMatchOffset);
+            cur += drop;
+            length = maxMatchOffset;
+        }
+        if (length + n > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.min(Math.max(capacity, length + n), Math.max(length + n, bytes.length * 2)));
+        }
+        int start = length;
+        System.arraycopy(src, offset, bytes, start, n);
+        length += n;
+        return start;
+    }
+}

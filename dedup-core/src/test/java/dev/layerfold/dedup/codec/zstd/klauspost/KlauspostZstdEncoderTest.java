@@ -1,0 +1,220 @@
+package dev.layerfold.dedup.codec.zstd.klauspost;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The port writes what klauspost/compress/zstd's Writer writes ({@link KlauspostZstdOracle}), byte
+ * for byte: on system files, on random data of every kind of compressibility, at the sizes where
+ * the Writer changes course (nothing, one whole frame, a block boundary, history wrapping).
+ */
+class KlauspostZstdEncoderTest {
+
+    static byte[] encode(KlauspostSettings settings, byte[] input, int piece) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, out)) {
+            for (int at = 0; at < input.length; at += piece) {
+                encoder.write(input, at, Math.min(piece, input.length - at));
+            }
+            encoder.finish();
+        }
+        return out.toByteArray();
+    }
+
+    private static void assertSameAsWriter(KlauspostSettings.Release release, int level, byte[] input) throws Exception {
+        for (String version : KlauspostZstdOracle.RELEASES.get(release)) {
+            assertSameAsWriter(release, version, level, input);
+        }
+    }
+
+    private static void assertSameAsWriter(KlauspostSettings.Release release, String version, int level, byte[] input) throws Exception {
+        byte[] expected = KlauspostZstdOracle.compress(version, level, 1, input);
+        byte[] actual = encode(new KlauspostSettings(level, release), input, 100_000);
+        int mismatch = java.util.Arrays.mismatch(actual, expected);
+        assertThat(mismatch).as("first differing byte from compress %s level %d of %d (expected %d bytes, got %d)", version, level, input.length, expected.length, actual.length)
+                .isEqualTo(-1);
+    }
+
+    @ParameterizedTest(name = "{0}, level {1}")
+    @CsvSource({"COMPRESS_1_18_0, 1", "COMPRESS_1_18_0, 2", "COMPRESS_1_18_0, 3", "COMPRESS_1_18_0, 4", "COMPRESS_1_20_3, 1", "COMPRESS_1_20_3, 2",
+            "COMPRESS_1_20_3, 3", "COMPRESS_1_20_3, 4"})
+    void systemFilesAreWrittenAsTheWriterWritesThem(KlauspostSettings.Release release, int level) throws Exception {
+        Path tar = Files.createTempFile("usr-share", ".tar");
+        try {
+            new ProcessBuilder("bash", "-c", "tar -C /usr/share -cf " + tar + " doc man 2>/dev/null; truncate -s %48M " + tar)
+                    .inheritIO().start().waitFor();
+            byte[] input = Files.readAllBytes(tar);
+            assertSameAsWriter(release, level, java.util.Arrays.copyOf(input, Math.min(input.length, 40 << 20)));
+        } finally {
+            Files.deleteIfExists(tar);
+        }
+    }
+
+    /** compress 1.18.5 and later write an empty frame for no input; earlier releases nothing, so no frame of theirs is empty. */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER, KlauspostSettings.SPEED_BEST})
+    void noInputIsTheEmptyFrameLaterReleasesWrite(int level) throws Exception {
+        assertThat(KlauspostZstdOracle.compress("1.18.0", level, 1, new byte[0])).isEmpty();
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_18_0, "1.20.2", level, new byte[0]);
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_20_3, "1.20.4", level, new byte[0]);
+    }
+
+    @ParameterizedTest(name = "level {0}, {1} bytes")
+    @CsvSource({"2, 1", "2, 15", "2, 16", "2, 100", "2, 255", "2, 256", "2, 1024", "2, 1025", "2, 5000", "2, 65791", "2, 65792",
+            "2, 131071", "2, 131072", "2, 131073", "2, 262144", "2, 300000", "1, 1", "1, 9", "1, 10", "1, 1025", "1, 65535", "1, 65536",
+            "1, 65537", "1, 131072", "1, 300000", "3, 1", "3, 4", "3, 5", "3, 31", "3, 32", "3, 1025", "3, 131072", "3, 131073", "3, 300000", "4, 1", "4, 5", "4, 16", "4, 17",
+            "4, 1025", "4, 131072", "4, 131073", "4, 300000"})
+    void sizesWhereTheWriterChangesCourseAreWrittenAlike(int level, int size) throws Exception {
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_18_0, "1.18.0", level, mixed(new Random(size), size));
+    }
+
+    @Property(tries = 30)
+    void randomContentIsWrittenAlike(@ForAll long seed, @ForAll KlauspostSettings.Release release, @ForAll @IntRange(min = 1, max = 4) int level,
+                                     @ForAll @IntRange(min = 1, max = 1_500_000) int size) throws Exception {
+        assertSameAsWriter(release, level, mixed(new Random(seed), size));
+    }
+
+    @Test
+    void theOutputDoesNotDependOnTheWritersThreads() throws Exception {
+        byte[] input = mixed(new Random(7), 3 << 20);
+        for (int level : KlauspostSettings.LEVELS) {
+            assertThat(KlauspostZstdOracle.compress(level, 4, input)).isEqualTo(KlauspostZstdOracle.compress(level, 1, input));
+        }
+    }
+
+    /** A block of one byte repeated is one sequence from SpeedBetterCompression on; a block of literals alone is Huffman-coded there. */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER, KlauspostSettings.SPEED_BEST})
+    void constantAndLiteralOnlyBlocksAreWrittenAlike(int level) throws Exception {
+        byte[] input = new byte[600_000];
+        Random random = new Random(3);
+        for (int i = 131072; i < 262144; i++) {
+            input[i] = (byte) "abcdefgh".charAt(random.nextInt(8));
+        }
+        java.util.Arrays.fill(input, 262144, 393216, (byte) 7);
+        for (int i = 393216; i < input.length; i++) {
+            input[i] = (byte) random.nextInt(256);
+        }
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_18_0, level, input);
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_20_3, level, input);
+    }
+
+    /**
+     * Past about 2 GiB of one frame the Writer rebases its tables, so that positions stay within an
+     * int: a frame of 2.2 GB (the same 64 MiB of mixed content over and over) is written alike, fed to
+     * the Writer by io.Copy as containers/image feeds it, and compared as it comes.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER})
+    void framesPastTwoGiBAreWrittenAlike(int level) throws Exception {
+        long size = 2_200_000_000L;
+        byte[] pattern = mixed(new Random(level), 64 << 20);
+        Process writer = KlauspostZstdOracle.stream("1.18.0", level);
+        Thread feeder = Thread.ofPlatform().start(() -> {
+            try (java.io.OutputStream in = writer.getOutputStream()) {
+                for (long at = 0; at < size; at += pattern.length) {
+                    in.write(pattern, 0, (int) Math.min(pattern.length, size - at));
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Comparing expected = new Comparing(writer.getInputStream());
+        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0),
+                expected)) {
+            for (long at = 0; at < size && expected.mismatch < 0; at += pattern.length) {
+                encoder.write(pattern, 0, (int) Math.min(pattern.length, size - at));
+            }
+            encoder.finish();
+        }
+        if (expected.mismatch < 0) {
+            feeder.join();
+        } else {
+            writer.destroy();
+        }
+        assertThat(expected.mismatch).as("first differing byte").isEqualTo(-1);
+        assertThat(writer.getInputStream().read()).as("the Writer's frame ended with ours").isEqualTo(-1);
+        assertThat(writer.waitFor()).isZero();
+    }
+
+    /** Compares what is written with what a stream holds, noting where they first differ. */
+    private static final class Comparing extends java.io.OutputStream {
+        private final java.io.InputStream expected;
+        private final byte[] buffer = new byte[1 << 16];
+        private long position;
+        private long mismatch = -1;
+
+        Comparing(java.io.InputStream expected) {
+            this.expected = expected;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] data, int offset, int length) throws IOException {
+            while (length > 0 && mismatch < 0) {
+                int n = expected.readNBytes(buffer, 0, Math.min(length, buffer.length));
+                int differs = java.util.Arrays.mismatch(buffer, 0, n, data, offset, offset + Math.min(n, length));
+                if (n == 0 || differs >= 0) {
+                    mismatch = position + Math.max(differs, 0);
+                    return;
+                }
+                position += n;
+                offset += n;
+                length -= n;
+            }
+        }
+    }
+
+    /** Runs of text-like, repeated, random and constant bytes, so that every block and literal mode occurs. */
+    static byte[] mixed(Random random, int size) {
+        byte[] data = new byte[size];
+        String[] words = {"usr", "share", "lib", "include", "#define ", "struct ", "\n", "\t", "0x", "return ", "{", "}", "int ", "char *"};
+        int at = 0;
+        while (at < size) {
+            int kind = random.nextInt(5);
+            int n = Math.min(size - at, 1 + random.nextInt(kind == 4 ? 40_000 : 6_000));
+            switch (kind) {
+                case 0 -> {
+                    for (int i = 0; i < n; i++) {
+                        data[at + i] = (byte) random.nextInt(256);
+                    }
+                }
+                case 1 -> java.util.Arrays.fill(data, at, at + n, (byte) random.nextInt(256));
+                case 2 -> {
+                    int from = at == 0 ? 0 : random.nextInt(at);
+                    for (int i = 0; i < n; i++) {
+                        data[at + i] = at == 0 ? (byte) i : data[from + i % (at - from)];
+                    }
+                }
+                default -> {
+                    int i = 0;
+                    while (i < n) {
+                        byte[] word = words[random.nextInt(words.length)].getBytes();
+                        for (int j = 0; j < word.length && i < n; j++) {
+                            data[at + i++] = word[j];
+                        }
+                    }
+                }
+            }
+            at += n;
+        }
+        return data;
+    }
+}
