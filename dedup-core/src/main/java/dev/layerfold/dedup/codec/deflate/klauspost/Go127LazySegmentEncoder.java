@@ -93,7 +93,11 @@ public final class Go127LazySegmentEncoder {
             segment.w.continueAt(segment.out, 0);
             segment.replayingTo = state.input();
             segment.compressor.stopAt(state.input());
-            segment.write(history, openerAt, (int) replay);
+            // The step that reaches the point runs on input past it: the blocks before it are all taken here.
+            if (segment.write(history, openerAt, (int) replay) != replay) {
+                throw new IllegalArgumentException("the blocks from input offset " + state.opener() + " end before the restart point at "
+                        + state.input());
+            }
         }
         return segment;
     }
