@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The same restores of a Go 1.27 -9 layer (eStargz's level, and some tools'): its points lie
- * inside bytes and carry seven state values, and a resume encodes the blocks since the open
+ * inside bytes and carry eight state values, and a resume encodes the blocks since the open
  * table was headed again, so it reads up to 1 MiB more history than the window.
  */
 class Go127LazyParallelRestoreTest extends ParallelRestoreTest {

@@ -277,7 +277,7 @@ class RestartPointPropertyTest {
      */
     @Test
     void aWrongGo127LazyStateValueNeverServesOtherBytes() throws IOException {
-        for (int value = 0; value < 7; value++) {
+        for (int value = 0; value < 8; value++) {
             int damaged = value;
             assertDamageNeverServed(GO127_9, p -> {
                 List<Integer> state = new ArrayList<>(p.state());

@@ -55,7 +55,7 @@ import java.util.function.Supplier;
  *   <li>{@code go127} levels 7 to 9 (eStargz's and some tools' 9): like Go's 4 to 9, a block ends
  *       after a count of tokens and points lie at the first boundary past each requested offset
  *       that a resume can continue from; their Huffman table stays open across blocks, so a point
- *       carries {@link Go127LazyRestartState}'s seven values, the state where the block that
+ *       carries {@link Go127LazyRestartState}'s eight values, the state where the block that
  *       headed its table began, and a resume encodes the blocks from there again
  *       ({@link Go127LazySegmentEncoder}): {@link #history} covers them.</li>
  * </ul>

@@ -56,6 +56,8 @@ final class LazyCompressor extends Compressor {
     private int chainHead;
     private int hashOffset;
     private int literalCounter;
+    /** While skipping literals ahead: how many are left, the last one included; else 0. */
+    private int skipping;
     private int index;
     private final int[] hashHead = new int[HASH_SIZE];
     private final int[] hashPrev = new int[WINDOW_SIZE];
@@ -107,12 +109,13 @@ final class LazyCompressor extends Compressor {
         length = MIN_MATCH_LENGTH - 1;
         offset = 0;
         literalCounter = 0;
+        skipping = 0;
         maxInsertIndex = 0;
         windowStart = 0;
         stepStart = 0;
         midStep = false;
         blockEnded = false;
-        blockStartState = new Go127LazyRestartState(0, 0, 0, false, length, offset, 0, 0);
+        blockStartState = new Go127LazyRestartState(0, 0, 0, false, length, offset, 0, 0, 0);
         opener = null;
         stopAt = Long.MAX_VALUE;
         stopped = null;
@@ -138,7 +141,8 @@ final class LazyCompressor extends Compressor {
                 || state.windowStart() % WINDOW_SIZE != 0 || length != at || step < 0 || step > resumedIndex
                 || state.length() < MIN_MATCH_LENGTH - 1 || state.length() > MAX_MATCH_LENGTH || state.offset() < 0 || state.offset() > WINDOW_SIZE
                 || state.length() >= MIN_MATCH_LENGTH && state.offset() == 0
-                || state.literalCounter() < 0 || state.literalCounter() > 0xffff) {
+                || state.literalCounter() < 0 || state.literalCounter() > 0xffff
+                || state.skipping() < 0 || state.skipping() > 2 + (0xffff >> 6) || state.skipping() > 0 && !state.byteAvailable()) {
             throw new IllegalArgumentException("not a block boundary of Go 1.27's levels 7 to 9 with " + length + " bytes of window: " + state);
         }
         reset();
@@ -151,6 +155,7 @@ final class LazyCompressor extends Compressor {
         this.length = state.length();
         this.offset = state.offset();
         literalCounter = state.literalCounter();
+        skipping = state.skipping();
         stepStart = (int) step;
         midStep = true;
         blockStartState = state.at(state.opener());
@@ -255,11 +260,11 @@ final class LazyCompressor extends Compressor {
     }
 
     /**
-     * At the end of a loop iteration: notes the block boundary passed in it, if a resume there can
-     * go on as this does, and returns true if it is the restart point to stop at. A boundary can be
-     * resumed at if the iteration ended with it (no token since, the encoder at the byte after it or
-     * at the byte after it with that byte pending) before the window's last match length, whose
-     * input slides the window before the next byte.
+     * At the end of a loop iteration (or of a skipped literal): notes the block boundary passed in
+     * it, if a resume there can go on as this does, and returns true if it is the restart point to
+     * stop at. A boundary can be resumed at if the iteration ended with it (no token since, the
+     * encoder at the byte after it or at the byte after it with that byte pending) before the
+     * window's last match length, whose input slides the window before the next byte.
      */
     private boolean stopsAtBoundary(boolean sync) {
         if (!blockEnded) {
@@ -271,7 +276,7 @@ final class LazyCompressor extends Compressor {
             return false;
         }
         long input = windowStart + blockStart;
-        blockStartState = new Go127LazyRestartState(input, input, windowStart, byteAvailable, length, offset, literalCounter,
+        blockStartState = new Go127LazyRestartState(input, input, windowStart, byteAvailable, length, offset, literalCounter, skipping,
                 windowStart + stepStart);
         Go127LazyRestartState point = !w.tableOpen() ? blockStartState : opener == null ? null : opener.at(input);
         if (point == null || input < stopAt || input - point.opener() > Go127LazySegmentEncoder.MAX_REPLAY) {
@@ -416,16 +421,24 @@ final class LazyCompressor extends Compressor {
         return len > prevLength ? (long) len << 32 | (prevIndex - ch2) : unchanged;
     }
 
-    private void skipLiterals(boolean sync) throws IOException {
+    /** Go's {@code skipLiterals}: past a long run of literals, emits more without searching. Returns true if it stopped at a restart point. */
+    private boolean skipLiterals(boolean sync) throws IOException {
         int n = literalCounter - chain;
         if (n <= 0) {
-            return;
+            return false;
         }
-        n = 1 + (n >> 6);
-        for (int k = 0; k < n; k++) {
-            if (index >= windowEnd - 1) {
-                break;
-            }
+        skipping = 2 + (n >> 6);
+        return goOnSkipping(sync);
+    }
+
+    /**
+     * Emits the literals {@link #skipping} says are left, then the last one; returns true if it
+     * stopped at a restart point, a block boundary among them (where a block ended, the encoder
+     * is at the byte after it with that byte pending, as after a literal of the main loop).
+     */
+    private boolean goOnSkipping(boolean sync) throws IOException {
+        while (skipping > 1 && index < windowEnd - 1) {
+            skipping--;
             tokens.addLiteral(window[index - 1] & 0xff);
             if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
                 writeBlock(index, sync);
@@ -435,13 +448,18 @@ final class LazyCompressor extends Compressor {
                 insert(index);
             }
             index++;
+            if (stopsAtBoundary(sync)) {
+                return true;
+            }
         }
+        skipping = 0;
         tokens.addLiteral(window[index - 1] & 0xff);
         byteAvailable = false;
         if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
             writeBlock(index, sync);
             tokens.reset();
         }
+        return false;
     }
 
     @Override
@@ -468,6 +486,10 @@ final class LazyCompressor extends Compressor {
             literalCosts.generate(byteCounts, 256, 15);
         }
         maxInsertIndex = windowEnd - (MIN_MATCH_LENGTH - 1);
+        // Stopped (or resumed) among the literals skipped ahead: the rest of them first, as the loop's iteration would.
+        if (skipping > 0 && (goOnSkipping(sync) || stopsAtBoundary(sync))) {
+            return;
+        }
         while (true) {
             int lookahead = windowEnd - index;
             if (lookahead < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH) {
@@ -539,7 +561,9 @@ final class LazyCompressor extends Compressor {
                     tokens.reset();
                 }
                 index++;
-                skipLiterals(sync);
+                if (skipLiterals(sync)) {
+                    return;
+                }
             } else {
                 index++;
                 byteAvailable = true;
