@@ -124,6 +124,15 @@ final class DeduplicatedLayers {
         return gzip(systemFilesTar(random, megabytes), out -> KlauspostFlateEncoder.go127(out, 6));
     }
 
+    /**
+     * The same system files through Go 1.27's level 9 (eStargz's, and some tools'): lazy hash
+     * chains whose Huffman table stays open across blocks, so each point carries the state where
+     * the block that headed it began and a resume encodes the blocks from there again.
+     */
+    static byte[] go127Level9Layer(Random random, int megabytes) throws IOException {
+        return gzip(systemFilesTar(random, megabytes), out -> KlauspostFlateEncoder.go127(out, 9));
+    }
+
     /** Files under /usr/share and /usr/lib in a shuffled order (by {@code random}), about {@code megabytes} MB of tar. */
     private static byte[] systemFilesTar(Random random, int megabytes) throws IOException {
         List<Path> files = new ArrayList<>();

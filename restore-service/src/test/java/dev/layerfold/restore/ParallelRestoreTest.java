@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
@@ -60,9 +61,13 @@ class ParallelRestoreTest {
 
     @Test
     void thePipelineRecordedVerifiedRestartPoints() throws IOException {
+        assertThat(recordedMember().restartPoints()).as("a point every 4 MiB of 13 MB").hasSizeGreaterThanOrEqualTo(3);
+    }
+
+    /** The layer's gzip member as the pipeline recorded it. */
+    GzipMember recordedMember() throws IOException {
         var state = (LayerState.Deduplicated) metadata.dedupIndex().layer(digest()).orElseThrow();
-        var member = new StoredFiles(blobs).record(state.record()).recipe().members().getFirst();
-        assertThat(member.restartPoints()).as("a point every 4 MiB of 13 MB").hasSizeGreaterThanOrEqualTo(3);
+        return new StoredFiles(blobs).record(state.record()).recipe().members().getFirst();
     }
 
     @Test

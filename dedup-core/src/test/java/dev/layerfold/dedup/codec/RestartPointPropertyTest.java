@@ -64,6 +64,8 @@ class RestartPointPropertyTest {
     private static final Map<String, Integer> SYMBOLS_PER_BLOCK = Map.of(StandardEncoders.GO, 16384, StandardEncoders.ZLIB, 16383,
             StandardEncoders.GNU_GZIP, 32767);
     private static final EncoderSpec GO127_6 = EncoderSpec.of(StandardEncoders.GO127, 6);
+    /** eStargz's and some tools' level. */
+    private static final EncoderSpec GO127_9 = EncoderSpec.of(StandardEncoders.GO127, 9);
     /** crane's, ko's and kaniko's: go-containerregistry's gzip.BestSpeed. */
     private static final EncoderSpec GO_1 = EncoderSpec.of(StandardEncoders.GO, 1);
     /** Python's {@code gzip.compress(compresslevel=1)} and {@code gzip -1}: points where the proof's check found a warm-up holds. */
@@ -78,6 +80,12 @@ class RestartPointPropertyTest {
     @Property(tries = 40)
     void everyRecordedPointReproducesItsSegmentAndParallelRestoresAreExact(@ForAll("tars") byte[] tar, @ForAll("restartable") EncoderSpec spec)
             throws IOException {
+        assertRestartsExact(layer(tar, spec), spec);
+    }
+
+    /** Go 1.27's levels 7 to 9, drawn among all the families above too, on their own: their points carry an opener's state. */
+    @Property(tries = 12)
+    void everyRecordedGo127LazyPointReproducesItsSegment(@ForAll("tars") byte[] tar, @ForAll("go127Lazy") EncoderSpec spec) throws IOException {
         assertRestartsExact(layer(tar, spec), spec);
     }
 
@@ -207,6 +215,30 @@ class RestartPointPropertyTest {
     }
 
     /**
+     * Go 1.27's levels 7 to 9 (eStargz and some tools write 9) over tars of system files, compressed
+     * by the real Go 1.27: the layer is identified as Go 1.27's, and the proof records the first
+     * block boundary past each 64 KiB whose open table was headed by a block a resume can start
+     * at. Blocks hold 32768 tokens (100-400 KB of such files), so nearly every segment is one or two
+     * blocks long. Prints the points per MB.
+     */
+    @Test
+    @ExtendWith(Go127Available.class)
+    void realGo127LayersGetVerifiedPointsAtLevels7To9() throws Exception {
+        byte[] tar = concat(TestInputs.tarOf(Path.of("/usr/share"), 3_000_000),
+                TestInputs.tarOf(Path.of("/usr/lib"), 3_000_000));
+        var go = GoFlateOracle.release(Go127Available.TOOLCHAIN);
+        for (int level = 7; level <= 9; level++) {
+            byte[] blob = gzip(go.compress(level, tar), tar);
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            EncoderSpec spec = split.members().getFirst().encoder();
+            assertThat(spec.label()).isEqualTo("go127-" + level);
+            List<RestartPoint> points = assertRestartsExact(blob, spec);
+            System.out.printf("go127-%d: %d verified restart points over %.1f MB%n", level, points.size() - 1, tar.length / 1e6);
+            assertThat(points).as("points of %s", spec).hasSizeGreaterThan(tar.length / 500_000);
+        }
+    }
+
+    /**
      * Go 1.8-1.26's level 1 (crane, ko and kaniko) over tars of system files, compressed by the real
      * installed Go: the layer is identified as Go's level 1, and the proof tries block boundaries
      * from one block after each point on, recording those where a warm-up rebuilds the match
@@ -241,10 +273,10 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -261,6 +293,26 @@ class RestartPointPropertyTest {
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(1, 0), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(99), p.segmentSha256()));
         assertDamageCaught(GO_1, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
+        assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0, 0, 0, 3, 0, 0), p.segmentSha256()));
+    }
+
+    /**
+     * A Go 1.27 level 7-9 point's values, each damaged: the replay from the opener refuses them (no
+     * block boundary at the point), the segment differs (the digest tells), or the state is an
+     * equivalent one (a literal run far from where skipping starts, a stale offset without a match).
+     * Either way no other bytes are served.
+     */
+    @Test
+    void aWrongGo127LazyStateValueNeverServesOtherBytes() throws IOException {
+        for (int value = 0; value < 8; value++) {
+            int damaged = value;
+            assertDamageNeverServed(GO127_9, p -> {
+                List<Integer> state = new ArrayList<>(p.state());
+                state.set(damaged, damaged == 2 ? 1 - state.get(damaged) : state.get(damaged) + (damaged == 0 ? 1000 : 1));
+                return new RestartPoint(p.inputOffset(), p.outputBitOffset(), state, p.segmentSha256());
+            });
+        }
     }
 
     /**
@@ -297,14 +349,14 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -324,8 +376,10 @@ class RestartPointPropertyTest {
     }
 
     private static Damaged assertDamageNeverServed(EncoderSpec spec, UnaryOperator<RestartPoint> damage) throws IOException {
-        // GNU gzip's blocks hold up to 32767 symbols: more tar for as many points.
-        byte[] tar = tarOfRealFiles(spec.family().equals(StandardEncoders.GNU_GZIP) ? 2_000_000 : 600_000);
+        // GNU gzip's blocks hold up to 32767 symbols: more tar for as many points. Go 1.27 level 7-9's hold 32768 tokens, and
+        // the restores below encode at level 9 from every point: binaries, whose blocks hold less input.
+        byte[] tar = spec.equals(GO127_9) ? TestInputs.tarOf(Path.of("/usr/lib"), 500_000)
+                : tarOfRealFiles(spec.family().equals(StandardEncoders.GNU_GZIP) ? 2_000_000 : 600_000);
         byte[] blob = layer(tar, spec);
         MemoryFileStore store = new MemoryFileStore();
         Recipe recipe = withPoints(splitter(spec).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
@@ -524,8 +578,13 @@ class RestartPointPropertyTest {
         Arbitrary<EncoderSpec> go = Arbitraries.of(1, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
-        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
+        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);
+    }
+
+    @Provide
+    Arbitrary<EncoderSpec> go127Lazy() {
+        return Arbitraries.of(7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
     }
 
     @Provide

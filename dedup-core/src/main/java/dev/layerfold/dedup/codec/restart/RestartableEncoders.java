@@ -6,6 +6,8 @@ import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
 import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazyRestartState;
+import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazySegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
@@ -55,6 +57,12 @@ import java.util.function.Supplier;
  *       the state is rebuilt by a warm-up over the blocks before ({@link Go127SegmentEncoder}), so
  *       {@link #history} is more than a window, and the proof records only boundaries where the
  *       warm-up rebuilds the encoder's own state.</li>
+ *   <li>{@code go127} levels 7 to 9 (eStargz's and some tools' 9): like Go's 4 to 9, a block ends
+ *       after a count of tokens and points lie at the first boundary past each requested offset
+ *       that a resume can continue from; their Huffman table stays open across blocks, so a point
+ *       carries {@link Go127LazyRestartState}'s eight values, the state where the block that
+ *       headed its table began, and a resume encodes the blocks from there again
+ *       ({@link Go127LazySegmentEncoder}): {@link #history} covers them.</li>
  * </ul>
  */
 public final class RestartableEncoders {
@@ -65,6 +73,8 @@ public final class RestartableEncoders {
     public static final int HISTORY = 32 * 1024;
     /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
     private static final int GO_LOOKAHEAD = 64 * 1024;
+    /** Go 1.27's levels 7 to 9 step over a 64 KiB window too. */
+    private static final int GO127_LAZY_LOOKAHEAD = 64 * 1024;
 
     private RestartableEncoders() {
     }
@@ -80,7 +90,7 @@ public final class RestartableEncoders {
      * the family has no restart points.
      */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
-        if (goLevel(spec).isPresent() || lazyDeflate(spec).isPresent()) {
+        if (goLevel(spec).isPresent() || lazyDeflate(spec).isPresent() || go127Lazy(spec)) {
             return Optional.of(target);
         }
         Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK)
@@ -100,12 +110,16 @@ public final class RestartableEncoders {
         if (goFast(spec)) {
             return GoFastSegmentEncoder.HISTORY;
         }
+        if (go127Lazy(spec)) {
+            return Go127LazySegmentEncoder.HISTORY;
+        }
         return lazyDeflate(spec).isPresent() ? LazySegmentEncoder.history(spec.level()) : HISTORY;
     }
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level()) : 0;
+        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
+                : go127Lazy(spec) ? GO127_LAZY_LOOKAHEAD : 0;
     }
 
     /** The block size of a family whose blocks start afresh, or empty. */
@@ -135,6 +149,11 @@ public final class RestartableEncoders {
     private static Optional<Integer> go127Level(EncoderSpec spec) {
         return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127SegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
+    }
+
+    /** Whether {@code spec} is Go 1.27 at a lazy level (7 to 9), not flushed before its end. */
+    private static boolean go127Lazy(EncoderSpec spec) {
+        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127LazySegmentEncoder.restartable(spec.level());
     }
 
     /**
@@ -176,6 +195,9 @@ public final class RestartableEncoders {
         }
         if (go127Level(spec).isPresent()) {
             return go127(spec.level(), point, end, history, offset, length, out);
+        }
+        if (go127Lazy(spec)) {
+            return go127Lazy(spec.level(), point, end, history, offset, length, out);
         }
         if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
@@ -319,6 +341,47 @@ public final class RestartableEncoders {
             throw new UncheckedIOException(e);
         }
         return verified("Go 1.27", go, point, end, history, offset, length, () -> List.of(go.tableAge()));
+    }
+
+    private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        Go127LazySegmentEncoder go;
+        try {
+            go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                    ? Go127LazySegmentEncoder.start(out, level)
+                    : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
+                            history, offset, length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (end != Long.MAX_VALUE) {
+            go.endAtBlockFrom(end);
+        }
+        return new SegmentEncoder() {
+            @Override
+            public int write(byte[] data, int off, int len) throws IOException {
+                return go.write(data, off, len);
+            }
+
+            @Override
+            public boolean reachedEnd() {
+                return go.stopped().isPresent();
+            }
+
+            @Override
+            public Boundary endAtRestartPoint() throws IOException {
+                Go127LazyRestartState next = go.stepTaken().orElseThrow(() -> new LayerRebuildException(
+                        "the Go 1.27 segment from input offset " + point.inputOffset() + " did not reach a restart point at or past " + end
+                                + " with the input given (up to " + go.taken() + ")"));
+                long bit = go.bitPosition();
+                go.endSegment();
+                return new Boundary(next.input(), bit, next.values());
+            }
+
+            @Override
+            public void finish() throws IOException {
+                go.finish();
+            }
+        };
     }
 
     private static SegmentEncoder goFast(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {

@@ -68,7 +68,8 @@ final class LayerMaker {
             switch (producer) {
                 case GO_6, GO_1 -> run(build, layergen.toString(), "-level", producer == Producer.GO_6 ? "6" : "1", "-o", blob.toString(),
                         root.toString());
-                case GO127_6 -> run(build, layergenGo127().toString(), "-level", "6", "-o", blob.toString(), root.toString());
+                case GO127_6, GO127_9 -> run(build, layergenGo127().toString(), "-level", producer == Producer.GO127_6 ? "6" : "9", "-o",
+                        blob.toString(), root.toString());
                 case PIGZ_9, PIGZ_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -"
                         + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");
                 case GNU_GZIP_6, GNU_GZIP_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | gzip -n -"

@@ -11,6 +11,8 @@ enum Producer {
     GO_1("go-1", "crane (Go gzip -1)"),
     /** docker push, buildkit, containerd built with Go 1.27, whose compress/flate is klauspost's: level 6. */
     GO127_6("go127-6", "docker on Go 1.27 (Go gzip -6)"),
+    /** eStargz and some tools on Go 1.27: its lazy level 9. Only the restart suite measures it. */
+    GO127_9("go127-9", "eStargz on Go 1.27 (Go gzip -9)"),
     /** Debian's official images (debuerreotype): GNU tar through {@code pigz -9}. */
     PIGZ_9("pigz-9", "Debian (pigz -9)"),
     /** pigz's default level, {@code pigz -6}. */
@@ -34,10 +36,10 @@ enum Producer {
 
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
-        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1;
+        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9;
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1 || this == GO127_6;
+        return this == GO_6 || this == GO_1 || this == GO127_6 || this == GO127_9;
     }
 }

@@ -9,6 +9,11 @@ import java.util.Arrays;
  * {@code deflateLazy} in {@code compress/flate/deflate.go}. Level 9 also weighs each match
  * against the bits its literals would cost, with a Huffman code made from the window's bytes.
  * klauspost/compress 1.15.12 weighs and extends matches the older way ({@link FlateRelease#olderLazyMatching}).
+ *
+ * <p>For restart points ({@link Go127LazySegmentEncoder}) it notes, at each block boundary it can be
+ * resumed at, its state there ({@link Go127LazyRestartState}), and may stop at the first such boundary
+ * past a given offset whose open table was headed at most {@link Go127LazySegmentEncoder#MAX_REPLAY}
+ * bytes before.
  */
 final class LazyCompressor extends Compressor {
 
@@ -51,9 +56,31 @@ final class LazyCompressor extends Compressor {
     private int chainHead;
     private int hashOffset;
     private int literalCounter;
+    /** While skipping literals ahead: how many are left, the last one included; else 0. */
+    private int skipping;
     private int index;
     private final int[] hashHead = new int[HASH_SIZE];
     private final int[] hashPrev = new int[WINDOW_SIZE];
+
+    /** The input offset of {@code window[0]}. */
+    private long windowStart;
+    /** Where the step under way began: level 9 priced literals by the window from there. */
+    private int stepStart;
+    /** Whether the step under way stopped at a restart point (or was resumed at one) and goes on without starting afresh. */
+    private boolean midStep;
+    /** Whether a block ended in the loop's current iteration. */
+    private boolean blockEnded;
+    /** The state where the block being filled began, if that boundary can be resumed at, else null. */
+    private Go127LazyRestartState blockStartState;
+    /** The state where the block that headed the open table began, if that boundary can be resumed at, else null. */
+    private Go127LazyRestartState opener;
+    /** {@link #step} stops at the first restart point at this input offset or later. */
+    private long stopAt = Long.MAX_VALUE;
+    /** The restart point where {@link #step} stopped, or null. */
+    private Go127LazyRestartState stopped;
+    /** Window positions {@code [rebuildFrom, rebuildTo)} still to be inserted into the hash chains after a resume. */
+    private int rebuildFrom;
+    private int rebuildTo;
 
     LazyCompressor(HuffmanBitWriter w, int level, FlateRelease release) {
         super(w);
@@ -82,7 +109,79 @@ final class LazyCompressor extends Compressor {
         length = MIN_MATCH_LENGTH - 1;
         offset = 0;
         literalCounter = 0;
+        skipping = 0;
         maxInsertIndex = 0;
+        windowStart = 0;
+        stepStart = 0;
+        midStep = false;
+        blockEnded = false;
+        blockStartState = new Go127LazyRestartState(0, 0, 0, false, length, offset, 0, 0, 0);
+        opener = null;
+        stopAt = Long.MAX_VALUE;
+        stopped = null;
+        rebuildFrom = 0;
+        rebuildTo = 0;
+    }
+
+    /**
+     * Continues a stream at the block boundary {@code state.opener()}: {@code history[offset..offset+length)}
+     * is the input right before it, from the window's start on. The hash chains are rebuilt by
+     * inserting every position of the last 32 KiB in order, as levels 7 to 9 did (entries older than
+     * that are beyond every later search's reach); the insertion waits for the first step, since the
+     * last positions hash bytes after the point. The step under way goes on, pricing literals from
+     * where it began. Only for a fresh compressor.
+     *
+     * @throws IllegalArgumentException if the state cannot be a block boundary
+     */
+    void resume(byte[] history, int offset, int length, Go127LazyRestartState state) {
+        long at = state.opener() - state.windowStart();
+        long resumedIndex = at + (state.byteAvailable() ? 1 : 0);
+        long step = state.stepStart() - state.windowStart();
+        if (at < 0 || resumedIndex >= 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH) || state.windowStart() < 0
+                || state.windowStart() % WINDOW_SIZE != 0 || length != at || step < 0 || step > resumedIndex
+                || state.length() < MIN_MATCH_LENGTH - 1 || state.length() > MAX_MATCH_LENGTH || state.offset() < 0 || state.offset() > WINDOW_SIZE
+                || state.length() >= MIN_MATCH_LENGTH && state.offset() == 0
+                || state.literalCounter() < 0 || state.literalCounter() > 0xffff
+                || state.skipping() < 0 || state.skipping() > 2 + (0xffff >> 6) || state.skipping() > 0 && !state.byteAvailable()) {
+            throw new IllegalArgumentException("not a block boundary of Go 1.27's levels 7 to 9 with " + length + " bytes of window: " + state);
+        }
+        reset();
+        windowStart = state.windowStart();
+        System.arraycopy(history, offset, window, 0, length);
+        windowEnd = length;
+        blockStart = length;
+        byteAvailable = state.byteAvailable();
+        index = (int) resumedIndex;
+        this.length = state.length();
+        this.offset = state.offset();
+        literalCounter = state.literalCounter();
+        skipping = state.skipping();
+        stepStart = (int) step;
+        midStep = true;
+        blockStartState = state.at(state.opener());
+        rebuildFrom = Math.max(index - WINDOW_SIZE, 0);
+        rebuildTo = index;
+    }
+
+    /** From now on, {@link #step} stops at the first restart point at input offset {@code offset} or later. */
+    void stopAt(long offset) {
+        stopAt = offset;
+    }
+
+    /** The restart point where {@link #step} stopped, or null while it has not. */
+    Go127LazyRestartState stopped() {
+        return stopped;
+    }
+
+    /** Goes on past the restart point it stopped at, stopping next at the first at input offset {@code offset} or later. */
+    void goOn(long offset) {
+        stopped = null;
+        stopAt = offset;
+    }
+
+    /** The input offset of {@code window[windowEnd]}: how much input was filled in. */
+    long filled() {
+        return windowStart + windowEnd;
     }
 
     @Override
@@ -121,6 +220,7 @@ final class LazyCompressor extends Compressor {
             index -= WINDOW_SIZE;
             windowEnd -= WINDOW_SIZE;
             blockStart = blockStart >= WINDOW_SIZE ? blockStart - WINDOW_SIZE : Integer.MAX_VALUE;
+            windowStart += WINDOW_SIZE;
             hashOffset += WINDOW_SIZE;
             if (hashOffset > MAX_HASH_OFFSET) {
                 int delta = hashOffset - 1;
@@ -149,8 +249,51 @@ final class LazyCompressor extends Compressor {
                 from = blockStart;
             }
             blockStart = at;
+            int opened = w.tablesOpened();
             w.writeBlockDynamic(tokens, false, input, from, input == null ? 0 : at - from, sync);
+            if (w.tablesOpened() != opened) {
+                opener = blockStartState;
+            }
+            blockStartState = null;
+            blockEnded = true;
         }
+    }
+
+    /**
+     * At the end of a loop iteration (or of a skipped literal): notes the block boundary passed in
+     * it, if a resume there can go on as this does, and returns true if it is the restart point to
+     * stop at. A boundary can be resumed at if the iteration ended with it (no token since, the
+     * encoder at the byte after it or at the byte after it with that byte pending) before the
+     * window's last match length, whose input slides the window before the next byte.
+     */
+    private boolean stopsAtBoundary(boolean sync) {
+        if (!blockEnded) {
+            return false;
+        }
+        blockEnded = false;
+        if (sync || tokens.n != 0 || index >= 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH)
+                || index != blockStart + (byteAvailable ? 1 : 0)) {
+            return false;
+        }
+        long input = windowStart + blockStart;
+        blockStartState = new Go127LazyRestartState(input, input, windowStart, byteAvailable, length, offset, literalCounter, skipping,
+                windowStart + stepStart);
+        Go127LazyRestartState point = !w.tableOpen() ? blockStartState : opener == null ? null : opener.at(input);
+        if (point == null || input < stopAt || input - point.opener() > Go127LazySegmentEncoder.MAX_REPLAY) {
+            return false;
+        }
+        stopped = point;
+        midStep = true;
+        return true;
+    }
+
+    private void rebuildChains() {
+        for (int i = rebuildFrom; i < rebuildTo; i++) {
+            int h = hash4(window, i);
+            hashPrev[i & WINDOW_MASK] = hashHead[h];
+            hashHead[h] = i + hashOffset;
+        }
+        rebuildFrom = rebuildTo;
     }
 
     private static int hash4(byte[] b, int i) {
@@ -278,16 +421,24 @@ final class LazyCompressor extends Compressor {
         return len > prevLength ? (long) len << 32 | (prevIndex - ch2) : unchanged;
     }
 
-    private void skipLiterals(boolean sync) throws IOException {
+    /** Go's {@code skipLiterals}: past a long run of literals, emits more without searching. Returns true if it stopped at a restart point. */
+    private boolean skipLiterals(boolean sync) throws IOException {
         int n = literalCounter - chain;
         if (n <= 0) {
-            return;
+            return false;
         }
-        n = 1 + (n >> 6);
-        for (int k = 0; k < n; k++) {
-            if (index >= windowEnd - 1) {
-                break;
-            }
+        skipping = 2 + (n >> 6);
+        return goOnSkipping(sync);
+    }
+
+    /**
+     * Emits the literals {@link #skipping} says are left, then the last one; returns true if it
+     * stopped at a restart point, a block boundary among them (where a block ended, the encoder
+     * is at the byte after it with that byte pending, as after a literal of the main loop).
+     */
+    private boolean goOnSkipping(boolean sync) throws IOException {
+        while (skipping > 1 && index < windowEnd - 1) {
+            skipping--;
             tokens.addLiteral(window[index - 1] & 0xff);
             if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
                 writeBlock(index, sync);
@@ -297,32 +448,48 @@ final class LazyCompressor extends Compressor {
                 insert(index);
             }
             index++;
+            if (stopsAtBoundary(sync)) {
+                return true;
+            }
         }
+        skipping = 0;
         tokens.addLiteral(window[index - 1] & 0xff);
         byteAvailable = false;
         if (tokens.n == MAX_FLATE_BLOCK_TOKENS) {
             writeBlock(index, sync);
             tokens.reset();
         }
+        return false;
     }
 
     @Override
     void step(boolean sync) throws IOException {
-        if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync) {
+        if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync || stopped != null) {
             return;
         }
-        if (windowEnd != index && chain > 100) {
+        if (rebuildFrom < rebuildTo) {
+            rebuildChains();
+        }
+        if (!midStep) {
+            stepStart = index;
+        }
+        midStep = false;
+        if (windowEnd != stepStart && chain > 100) {
             if (literalCosts == null) {
                 literalCosts = new HuffmanEncoder(MAX_FLATE_BLOCK_TOKENS);
             }
             Arrays.fill(byteCounts, 0);
-            int to = pricesWholeWindow ? windowEnd : Math.min(windowEnd, index + MAX_FLATE_BLOCK_TOKENS);
-            for (int i = index; i < to; i++) {
+            int to = pricesWholeWindow ? windowEnd : Math.min(windowEnd, stepStart + MAX_FLATE_BLOCK_TOKENS);
+            for (int i = stepStart; i < to; i++) {
                 byteCounts[window[i] & 0xff]++;
             }
             literalCosts.generate(byteCounts, 256, 15);
         }
         maxInsertIndex = windowEnd - (MIN_MATCH_LENGTH - 1);
+        // Stopped (or resumed) among the literals skipped ahead: the rest of them first, as the loop's iteration would.
+        if (skipping > 0 && (goOnSkipping(sync) || stopsAtBoundary(sync))) {
+            return;
+        }
         while (true) {
             int lookahead = windowEnd - index;
             if (lookahead < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH) {
@@ -378,6 +545,9 @@ final class LazyCompressor extends Compressor {
                     tokens.reset();
                 }
                 literalCounter = 0;
+                if (stopsAtBoundary(sync)) {
+                    return;
+                }
                 continue;
             }
             if (length >= MIN_MATCH_LENGTH) {
@@ -391,10 +561,15 @@ final class LazyCompressor extends Compressor {
                     tokens.reset();
                 }
                 index++;
-                skipLiterals(sync);
+                if (skipLiterals(sync)) {
+                    return;
+                }
             } else {
                 index++;
                 byteAvailable = true;
+            }
+            if (stopsAtBoundary(sync)) {
+                return;
             }
         }
     }
