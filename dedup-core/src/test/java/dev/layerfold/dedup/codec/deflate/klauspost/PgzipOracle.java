@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Assumptions;
  * 1.18.0 and 1.17.11, pgzip 1.2.5 over compress 1.15.12 (Debian 12's skopeo), 1.15.10 and 1.15.9
  * (podman 4.2, skopeo 1.9). pgzip 1.2.5, 1.2.6 and 1.3.0 frame blocks alike.
  */
-final class PgzipOracle {
+public final class PgzipOracle {
 
     private static final Path SOURCES = Path.of("src", "test", "pgzipref");
     private static final Map<FlateRelease, String> MODFILES = Map.of(
@@ -39,13 +39,13 @@ final class PgzipOracle {
     }
 
     /** The releases there is an oracle for. */
-    static List<FlateRelease> releases() {
+    public static List<FlateRelease> releases() {
         return List.of(FlateRelease.COMPRESS_1_20_3, FlateRelease.COMPRESS_1_19_2, FlateRelease.COMPRESS_1_18_0,
                 FlateRelease.COMPRESS_1_17_11, FlateRelease.COMPRESS_1_15_12, FlateRelease.COMPRESS_1_15_10, FlateRelease.COMPRESS_1_15_9);
     }
 
     /** Builds once per release; aborts the test, loudly, where go cannot build it (fails under CI). */
-    static synchronized PgzipOracle of(FlateRelease release) {
+    public static synchronized PgzipOracle of(FlateRelease release) {
         PgzipOracle oracle = BUILT.get(release);
         if (oracle == null) {
             oracle = build(release);
@@ -82,6 +82,12 @@ final class PgzipOracle {
 
     /** pgzip's member for {@code input} without its 10-byte header and 8-byte trailer. */
     byte[] deflate(int level, int blockSize, byte[] input) throws IOException {
+        byte[] member = gzip(level, blockSize, input);
+        return Arrays.copyOfRange(member, 10, member.length - 8);
+    }
+
+    /** pgzip's gzip member for {@code input}, as a layer of the tools built with it. */
+    public byte[] gzip(int level, int blockSize, byte[] input) throws IOException {
         Process process = new ProcessBuilder(binary.toString(), Integer.toString(level), Integer.toString(blockSize))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         Thread feeder = Thread.ofPlatform().start(() -> {
@@ -101,6 +107,6 @@ final class PgzipOracle {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
-        return Arrays.copyOfRange(member, 10, member.length - 8);
+        return member;
     }
 }
