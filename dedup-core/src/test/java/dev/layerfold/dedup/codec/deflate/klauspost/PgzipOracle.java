@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Assumptions;
  * {@code go}, which fetches the modules through the module proxy): pgzip 1.3.0 over compress 1.20.3
  * ({@code go.mod}), and, each in its own {@code compress-VERSION.mod}, pgzip 1.2.6 over compress 1.19.2,
  * 1.18.0 and 1.17.11, pgzip 1.2.5 over compress 1.15.12 (Debian 12's skopeo), 1.15.10 and 1.15.9
- * (podman 4.2, skopeo 1.9). pgzip 1.2.5, 1.2.6 and 1.3.0 frame blocks alike.
+ * (podman 4.2, skopeo 1.9); and pgzip 1.2.6 over compress 1.18.1, which writes no bytes of its own
+ * ({@link #ofCompress}). pgzip 1.2.5, 1.2.6 and 1.3.0 frame blocks alike.
  */
 public final class PgzipOracle {
 
@@ -30,7 +31,8 @@ public final class PgzipOracle {
             FlateRelease.COMPRESS_1_15_12, "compress-1.15.12.mod",
             FlateRelease.COMPRESS_1_15_10, "compress-1.15.10.mod",
             FlateRelease.COMPRESS_1_15_9, "compress-1.15.9.mod");
-    private static final Map<FlateRelease, PgzipOracle> BUILT = new EnumMap<>(FlateRelease.class);
+    /** By modfile. */
+    private static final Map<String, PgzipOracle> BUILT = new HashMap<>();
 
     private final Path binary;
 
@@ -45,18 +47,21 @@ public final class PgzipOracle {
     }
 
     /** Builds once per release; aborts the test, loudly, where go cannot build it (fails under CI). */
-    public static synchronized PgzipOracle of(FlateRelease release) {
-        PgzipOracle oracle = BUILT.get(release);
-        if (oracle == null) {
-            oracle = build(release);
-            BUILT.put(release, oracle);
-        }
-        return oracle;
+    public static PgzipOracle of(FlateRelease release) {
+        return ofModfile(MODFILES.get(release));
     }
 
-    private static PgzipOracle build(FlateRelease release) {
-        String modfile = MODFILES.get(release);
-        Path binary = Path.of("target", "go-reference", "pgzipref-" + release.name()).toAbsolutePath();
+    /** pgzip over klauspost/compress {@code version}, pinned by {@code compress-VERSION.mod}; built as {@link #of}. */
+    public static PgzipOracle ofCompress(String version) {
+        return ofModfile("compress-" + version + ".mod");
+    }
+
+    private static synchronized PgzipOracle ofModfile(String modfile) {
+        return BUILT.computeIfAbsent(modfile, PgzipOracle::build);
+    }
+
+    private static PgzipOracle build(String modfile) {
+        Path binary = Path.of("target", "go-reference", "pgzipref-" + modfile.replace(".mod", "")).toAbsolutePath();
         String whyNot;
         try {
             Files.createDirectories(binary.getParent());
@@ -76,7 +81,7 @@ public final class PgzipOracle {
         if ("true".equalsIgnoreCase(System.getenv("CI"))) {
             throw new AssertionError("building pgzipref with " + modfile + " failed: " + whyNot);
         }
-        Assumptions.abort("PGZIP ORACLE UNAVAILABLE, pgzip " + release + " NOT VERIFIED: " + whyNot);
+        Assumptions.abort("PGZIP ORACLE UNAVAILABLE, pgzip with " + modfile + " NOT VERIFIED: " + whyNot);
         throw new AssertionError("unreachable");
     }
 
