@@ -49,10 +49,14 @@ class PgzipReleaseIdentificationTest {
         assertThat(trip.rebuilt()).isEqualTo(layer);
     }
 
-    /** Level 9 of 1.18.2 to 1.19.2 is left out: no candidate writes it (see the candidate list), so 1.20's is taken and fails. */
+    /**
+     * Left out, as no candidate writes them (see the candidate list): level 9 of 1.18.2 to 1.19.2, for
+     * which 1.20's is taken and fails, and the default of 1.14.3 and 1.14.4, which no tool is known to pin.
+     */
     static Stream<Arguments> toolLevelsOfEachRelease() {
+        List<List<Object>> noCandidate = List.of(List.of(FlateRelease.COMPRESS_1_19_2, 9), List.of(FlateRelease.COMPRESS_1_14_4, -1));
         return PgzipOracle.releases().stream().flatMap(release -> Stream.of(-1, 9).map(level -> Arguments.of(release, level)))
-                .filter(arguments -> !Arrays.equals(arguments.get(), new Object[] {FlateRelease.COMPRESS_1_19_2, 9}));
+                .filter(arguments -> !noCandidate.contains(List.of(arguments.get())));
     }
 
     /**

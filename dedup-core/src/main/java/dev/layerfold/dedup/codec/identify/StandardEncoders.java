@@ -36,7 +36,7 @@ import java.util.TreeSet;
  *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
  *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
  *       default, 5), then the block size, then for klauspost/compress before 1.18.2 its version
- *       ({@code 11509}: 1.15.0 to 1.15.9, {@code 11510}: 1.15.10, {@code 11512}: 1.15.11 to 1.15.13,
+ *       ({@code 11404}: 1.14.3 and 1.14.4, {@code 11509}: 1.15.0 to 1.15.9, {@code 11510}: 1.15.10, {@code 11512}: 1.15.11 to 1.15.13,
  *       {@code 11711}: 1.15.15 to 1.17.11, {@code 11800}: 1.18.0,
  *       {@code 11902}: 1.18.2 to 1.19.2; none: 1.20.x). podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
@@ -53,7 +53,8 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String PGZIP = "pgzip";
     /** The last {@code pgzip} parameter naming an older klauspost/compress: its version, major * 10000 + minor * 100 + patch. */
     private static final Map<Integer, FlateRelease> PGZIP_RELEASES = Map.of(
-            11509, FlateRelease.COMPRESS_1_15_9, 11510, FlateRelease.COMPRESS_1_15_10, 11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
+            11404, FlateRelease.COMPRESS_1_14_4, 11509, FlateRelease.COMPRESS_1_15_9, 11510, FlateRelease.COMPRESS_1_15_10,
+            11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
             11902, FlateRelease.COMPRESS_1_19_2);
     /** Input of pgzip's second block a klauspost candidate reproduces before it is taken over a twin. */
     private static final long PRIMED_INPUT = 256 << 10;

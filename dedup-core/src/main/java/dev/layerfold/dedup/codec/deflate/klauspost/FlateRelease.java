@@ -10,24 +10,26 @@ package dev.layerfold.dedup.codec.deflate.klauspost;
 public enum FlateRelease {
 
     /** Go 1.27's {@code compress/flate}. */
-    GO_1_27(1, false, false, false, false, true, false, false),
+    GO_1_27(1, false, false, false, false, true, false, false, false),
     /** klauspost/compress 1.20.0 to 1.20.3: Go 1.27's bytes but for level 9's literal prices. */
-    COMPRESS_1_20_3(0, false, false, false, false, true, false, false),
+    COMPRESS_1_20_3(0, false, false, false, false, true, false, false, false),
     /** klauspost/compress 1.18.2 to 1.19.2 (the podman and skopeo after 5.8 and 1.22): 1.20's but for levels 7 to 9. */
-    COMPRESS_1_19_2(0, false, false, false, false, false, false, false),
+    COMPRESS_1_19_2(0, false, false, false, false, false, false, false, false),
     /** klauspost/compress 1.18.0 (podman 5.5 to 5.8, skopeo 1.19 to 1.22). */
-    COMPRESS_1_18_0(0, true, false, true, false, false, false, false),
+    COMPRESS_1_18_0(0, true, false, true, false, false, false, false, false),
     /** klauspost/compress 1.15.15 to 1.17.11 (podman 4.4 to 5.4, skopeo 1.11 to 1.18); there is no 1.15.14. */
-    COMPRESS_1_17_11(0, true, true, true, false, false, false, false),
+    COMPRESS_1_17_11(0, true, true, true, false, false, false, false, false),
     /** klauspost/compress 1.15.11 to 1.15.13 (Debian 12's skopeo 1.9.3, built with 1.15.12; podman 4.3, skopeo 1.10). */
-    COMPRESS_1_15_12(0, true, true, true, true, false, false, false),
+    COMPRESS_1_15_12(0, true, true, true, true, false, false, false, false),
     /** klauspost/compress 1.15.10: 1.15.12's bytes but for levels 1 to 3. */
-    COMPRESS_1_15_10(0, true, true, true, true, false, true, false),
+    COMPRESS_1_15_10(0, true, true, true, true, false, true, false, false),
     /**
      * klauspost/compress 1.15.0 to 1.15.9 (containers/image 5.21 and 5.22: podman 4.1 and 4.2): 1.15.10's
      * bytes but for levels 5 and 6, and so pgzip's default.
      */
-    COMPRESS_1_15_9(0, true, true, true, true, false, true, true);
+    COMPRESS_1_15_9(0, true, true, true, true, false, true, true, false),
+    /** klauspost/compress 1.14.3 and 1.14.4: 1.15.9's bytes but for how levels 1 to 6 cut matches over 258 bytes. */
+    COMPRESS_1_14_4(0, true, true, true, true, false, true, true, true);
 
     /** The fewest bits level 9 prices a literal at when it weighs a match: 1 in Go 1.27, else 0. */
     final int literalFloor;
@@ -64,10 +66,15 @@ public enum FlateRelease {
      * match starts; since 1.15.10 from 2 bytes into it ({@code skipBeginning}).
      */
     final boolean longerMatchTriedFromMatchStart;
+    /**
+     * Up to 1.14.4 levels 1 to 6 cut a match over 258 bytes into tokens of 255 ({@code AddMatchLong}),
+     * since 1.15.0 of 258 while more than 261 bytes are left.
+     */
+    final boolean longMatchesCutAt255;
 
     FlateRelease(int literalFloor, boolean openBlockListsEveryCode, boolean level4MeasuresNextAtItsPosition,
             boolean pricesWholeWindow, boolean olderLazyMatching, boolean dictionaryOutsideFirstBlock,
-            boolean fastLevelsHashFourBytes, boolean longerMatchTriedFromMatchStart) {
+            boolean fastLevelsHashFourBytes, boolean longerMatchTriedFromMatchStart, boolean longMatchesCutAt255) {
         this.literalFloor = literalFloor;
         this.openBlockListsEveryCode = openBlockListsEveryCode;
         this.level4MeasuresNextAtItsPosition = level4MeasuresNextAtItsPosition;
@@ -76,5 +83,6 @@ public enum FlateRelease {
         this.dictionaryOutsideFirstBlock = dictionaryOutsideFirstBlock;
         this.fastLevelsHashFourBytes = fastLevelsHashFourBytes;
         this.longerMatchTriedFromMatchStart = longerMatchTriedFromMatchStart;
+        this.longMatchesCutAt255 = longMatchesCutAt255;
     }
 }

@@ -60,6 +60,12 @@ final class Tokens {
     final int[] litHist = new int[256];
     final int[] tokens = new int[65536];
     int n;
+    /** See {@link FlateRelease#longMatchesCutAt255}. */
+    private final boolean longMatchesCutAt255;
+
+    Tokens(boolean longMatchesCutAt255) {
+        this.longMatchesCutAt255 = longMatchesCutAt255;
+    }
 
     static int offsetCode(int xoffset) {
         if (xoffset < 256) {
@@ -104,7 +110,7 @@ final class Tokens {
         while (length > 0) {
             int xl = length;
             if (xl > 258) {
-                xl = xl > 258 + BASE_MATCH_LENGTH ? 258 : 258 - BASE_MATCH_LENGTH;
+                xl = xl > 258 + BASE_MATCH_LENGTH && !longMatchesCutAt255 ? 258 : 258 - BASE_MATCH_LENGTH;
             }
             length -= xl;
             add(xl - BASE_MATCH_LENGTH, packed, oc);

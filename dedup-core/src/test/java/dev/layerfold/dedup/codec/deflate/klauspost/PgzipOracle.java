@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Assumptions;
  * klauspost/pgzip as built against one klauspost/compress release (src/test/pgzipref, built with
  * {@code go}, which fetches the modules through the module proxy): pgzip 1.3.0 over compress 1.20.3
  * ({@code go.mod}), and, each in its own {@code compress-VERSION.mod}, pgzip 1.2.6 over compress 1.19.2,
- * 1.18.0 and 1.17.11, pgzip 1.2.5 over compress 1.15.12 (Debian 12's skopeo), 1.15.10 and 1.15.9
- * (podman 4.2, skopeo 1.9); and pgzip 1.2.6 over compress 1.18.1, which writes no bytes of its own
+ * 1.18.0 and 1.17.11, pgzip 1.2.5 over compress 1.15.12 (Debian 12's skopeo), 1.15.10, 1.15.9
+ * (podman 4.2, skopeo 1.9) and 1.14.4; and pgzip 1.2.6 over compress 1.18.1, which writes no bytes of its own
  * ({@link #ofCompress}). pgzip 1.2.5, 1.2.6 and 1.3.0 frame blocks alike.
  */
 public final class PgzipOracle {
@@ -30,7 +30,8 @@ public final class PgzipOracle {
             FlateRelease.COMPRESS_1_17_11, "compress-1.17.11.mod",
             FlateRelease.COMPRESS_1_15_12, "compress-1.15.12.mod",
             FlateRelease.COMPRESS_1_15_10, "compress-1.15.10.mod",
-            FlateRelease.COMPRESS_1_15_9, "compress-1.15.9.mod");
+            FlateRelease.COMPRESS_1_15_9, "compress-1.15.9.mod",
+            FlateRelease.COMPRESS_1_14_4, "compress-1.14.4.mod");
     /** By modfile. */
     private static final Map<String, PgzipOracle> BUILT = new HashMap<>();
 
@@ -43,7 +44,8 @@ public final class PgzipOracle {
     /** The releases there is an oracle for. */
     public static List<FlateRelease> releases() {
         return List.of(FlateRelease.COMPRESS_1_20_3, FlateRelease.COMPRESS_1_19_2, FlateRelease.COMPRESS_1_18_0,
-                FlateRelease.COMPRESS_1_17_11, FlateRelease.COMPRESS_1_15_12, FlateRelease.COMPRESS_1_15_10, FlateRelease.COMPRESS_1_15_9);
+                FlateRelease.COMPRESS_1_17_11, FlateRelease.COMPRESS_1_15_12, FlateRelease.COMPRESS_1_15_10, FlateRelease.COMPRESS_1_15_9,
+                FlateRelease.COMPRESS_1_14_4);
     }
 
     /** Builds once per release; aborts the test, loudly, where go cannot build it (fails under CI). */
