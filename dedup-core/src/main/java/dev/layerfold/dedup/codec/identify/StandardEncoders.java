@@ -170,11 +170,13 @@ public final class StandardEncoders implements EncoderFactory {
                 // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and
                 // blocks, which Go 1.27's level 5 matches up to the first block boundary: pgzip, far more
                 // common, runs first. Level 5 is one output in klauspost/compress 1.15.10 to 1.18.0 (podman
-                // 4.3 to 5.8, skopeo 1.10 to 1.22), another from 1.18.1 on, and a third in 1.15.0 to 1.15.9
-                // (podman 4.1 and 4.2, buildah 1.27, skopeo 1.9).
+                // 4.3 to 5.8, skopeo 1.10 to 1.22), another from 1.18.1 on, a third in 1.15.0 to 1.15.9
+                // (podman 4.1 and 4.2, buildah 1.27, skopeo 1.9) and a fourth in 1.14.2 to 1.14.4 (podman 4.0,
+                // buildah 1.24).
                 list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
                 list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
                 list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11509));
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11404));
             }
             list.add(EncoderSpec.of(GO127, level));
         }
@@ -190,7 +192,7 @@ public final class StandardEncoders implements EncoderFactory {
             list.add(EncoderSpec.of(GNU_GZIP, level));
         }
         // pgzip with --dest-compress-level 9 (skopeo, podman push --compression-level), per compress release;
-        // 1.15.0 to 1.15.10 write 1.15.12's level 9.
+        // 1.14.2 to 1.15.10 write 1.15.12's level 9.
         // Level 9 of 1.18.2 to 1.19.2 (no release pins it yet) is no candidate: it differs from 1.20's only in
         // whether the first deflate block after each block boundary counts as storable, which may show late.
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));
