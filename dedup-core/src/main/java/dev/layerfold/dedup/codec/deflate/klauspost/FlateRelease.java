@@ -28,7 +28,10 @@ public enum FlateRelease {
      * bytes but for levels 5 and 6, and so pgzip's default.
      */
     COMPRESS_1_15_9(0, true, true, true, true, false, true, true, false),
-    /** klauspost/compress 1.14.3 and 1.14.4: 1.15.9's bytes but for how levels 1 to 6 cut matches over 258 bytes. */
+    /**
+     * klauspost/compress 1.14.3 and 1.14.4, and 1.14.2 (podman 4.0, buildah 1.24) but at level 3: 1.15.9's
+     * bytes but for how levels 1 to 6 cut matches over 258 bytes.
+     */
     COMPRESS_1_14_4(0, true, true, true, true, false, true, true, true);
 
     /** The fewest bits level 9 prices a literal at when it weighs a match: 1 in Go 1.27, else 0. */
