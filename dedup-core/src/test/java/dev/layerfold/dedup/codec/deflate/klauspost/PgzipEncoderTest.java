@@ -79,6 +79,19 @@ class PgzipEncoderTest {
         }
     }
 
+    /** klauspost/compress 1.13.6 (Ubuntu 22.04's podman 3.4.4) at the levels its release is ported for. */
+    @ParameterizedTest
+    @ValueSource(ints = {-2, -1, 0, 1, 2, 4, 5, 6})
+    void compress1136MatchesPgzipAtItsPortedLevels(int level) throws IOException {
+        PgzipOracle pgzip = PgzipOracle.ofCompress("1.13.6");
+        Path docs = Path.of("/usr/share/doc");
+        byte[] tar = TestInputs.tarOf(Files.isDirectory(docs) ? docs : Path.of("/usr/include"), 3_000_000);
+        for (int blockSize : new int[] {1 << 20, 100_000, 16_385}) {
+            assertSameBytes(encode(FlateRelease.COMPRESS_1_13_6, level, blockSize, tar), pgzip.deflate(level, blockSize, tar), level,
+                    "compress 1.13.6, " + blockSize + "-byte blocks");
+        }
+    }
+
     /** The port's deflate stream, written in random-sized pieces. */
     static byte[] encode(FlateRelease release, int level, int blockSize, byte[] input) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
