@@ -3,8 +3,8 @@ package dev.layerfold.dedup.codec.deflate.klauspost;
 /**
  * Which release of klauspost's {@code flate} (or Go 1.27's copy of it) a {@link KlauspostFlateEncoder}
  * writes as. From klauspost/compress 1.15.11 on, their level 1 to 6 encoders find the same matches
- * but for one measure at level 4 (before, levels 1 to 3 hashed fewer bytes and levels 5 and 6 tried
- * longer matches elsewhere); the releases differ besides in how a block that stays open is headed and
+ * but for one measure at level 4 (before, levels 1 to 3 hashed fewer bytes, levels 5 and 6 tried
+ * longer matches elsewhere and long matches were cut otherwise); the releases differ besides in how a block that stays open is headed and
  * priced, and in levels 7 to 9's matching, which is what the fields name.
  */
 public enum FlateRelease {
@@ -29,9 +29,8 @@ public enum FlateRelease {
      */
     COMPRESS_1_15_9(0, true, true, true, true, false, true, true, false, false),
     /**
-     * klauspost/compress 1.14.3 and 1.14.4, and 1.14.2 (podman 4.0, buildah 1.24) but at level 3 (and 1.14.1
-     * measured alike at levels -2 to 6): 1.15.9's
-     * bytes but for how levels 1 to 6 cut matches over 258 bytes.
+     * klauspost/compress 1.14.3 and 1.14.4, and 1.14.2 (podman 4.0, buildah 1.24) but at level 3 (1.14.1
+     * measured alike at levels -2 to 6): 1.15.9's bytes but for how levels 1 to 6 cut matches over 258 bytes.
      */
     COMPRESS_1_14_4(0, true, true, true, true, false, true, true, true, false),
     /**
