@@ -36,7 +36,8 @@ import java.util.TreeSet;
  *   <li>{@code gzip}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools.</li>
  *   <li>{@code pgzip}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
  *       default, 5), then the block size, then for klauspost/compress before 1.18.2 its version
- *       ({@code 11512}: 1.15.11 to 1.15.13, {@code 11711}: 1.15.15 to 1.17.11, {@code 11800}: 1.18.0,
+ *       ({@code 11306}: 1.12.3 to 1.13.6, levels -2 to 2 and 4 to 6 only, {@code 11404}: 1.14.2 to 1.14.4, {@code 11509}: 1.15.0 to 1.15.9, {@code 11510}: 1.15.10, {@code 11512}: 1.15.11 to 1.15.13,
+ *       {@code 11711}: 1.15.15 to 1.17.11, {@code 11800}: 1.18.0,
  *       {@code 11902}: 1.18.2 to 1.19.2; none: 1.20.x). podman, buildah, skopeo and CRI-O write -1 with 1 MiB.</li>
  *   <li>{@code pigz}: pigz's block framing over zlib; the level, then block size, 1 if
  *       {@code --independent}, 1 if compressed in a single thread. Debian images use {@code pigz -9}.</li>
@@ -52,6 +53,7 @@ public final class StandardEncoders implements EncoderFactory {
     public static final String PGZIP = "pgzip";
     /** The last {@code pgzip} parameter naming an older klauspost/compress: its version, major * 10000 + minor * 100 + patch. */
     private static final Map<Integer, FlateRelease> PGZIP_RELEASES = Map.of(
+            11306, FlateRelease.COMPRESS_1_13_6, 11404, FlateRelease.COMPRESS_1_14_4, 11509, FlateRelease.COMPRESS_1_15_9, 11510, FlateRelease.COMPRESS_1_15_10,
             11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
             11902, FlateRelease.COMPRESS_1_19_2);
     /** Input of pgzip's second block a klauspost candidate reproduces before it is taken over a twin. */
@@ -167,10 +169,15 @@ public final class StandardEncoders implements EncoderFactory {
             if (level == 5) {
                 // containers/image (podman, buildah, skopeo, CRI-O): pgzip.NewWriter, its default level and
                 // blocks, which Go 1.27's level 5 matches up to the first block boundary: pgzip, far more
-                // common, runs first. Level 5 is the same in klauspost/compress 1.15.11 to 1.18.0 (podman
-                // 4.3 to 5.8, skopeo 1.10 to 1.22) and from 1.18.2 on.
+                // common, runs first. Level 5 is one output in klauspost/compress 1.15.10 to 1.18.0 (podman
+                // 4.3 to 5.8, skopeo 1.10 to 1.22), another from 1.18.1 on, a third in 1.15.0 to 1.15.9
+                // (podman 4.1 and 4.2, buildah 1.27, skopeo 1.9), a fourth in 1.14.1 to 1.14.4 (podman 4.0,
+                // buildah 1.24) and a fifth in 1.12.3 to 1.13.6 (Ubuntu 22.04's podman 3.4, buildah 1.23, skopeo 1.4).
                 list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE));
                 list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11800));
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11509));
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11404));
+                list.add(EncoderSpec.of(PGZIP, -1, PgzipEncoder.DEFAULT_BLOCK_SIZE, 11306));
             }
             list.add(EncoderSpec.of(GO127, level));
         }
@@ -185,7 +192,8 @@ public final class StandardEncoders implements EncoderFactory {
         for (int level : new int[] {6, 9, 1, 2, 3, 4, 5, 7, 8}) {
             list.add(EncoderSpec.of(GNU_GZIP, level));
         }
-        // pgzip with --dest-compress-level 9 (skopeo, podman push --compression-level), per compress release.
+        // pgzip with --dest-compress-level 9 (skopeo, podman push --compression-level), per compress release;
+        // 1.14.2 to 1.15.10 write 1.15.12's level 9.
         // Level 9 of 1.18.2 to 1.19.2 (no release pins it yet) is no candidate: it differs from 1.20's only in
         // whether the first deflate block after each block boundary counts as storable, which may show late.
         list.add(EncoderSpec.of(PGZIP, 9, PgzipEncoder.DEFAULT_BLOCK_SIZE));

@@ -111,11 +111,12 @@ abstract class Compressor {
     static final class Fast extends Blockwise {
 
         private final FastEncoder fast;
-        private final Tokens tokens = new Tokens();
+        private final Tokens tokens;
 
         Fast(HuffmanBitWriter w, int level, FlateRelease release) {
             super(w, HuffmanBitWriter.MAX_STORE_BLOCK_SIZE);
             this.fast = FastEncoder.forLevel(level, release);
+            this.tokens = new Tokens(release.longMatchesCutAt255);
         }
 
         @Override

@@ -39,12 +39,12 @@ abstract class FastEncoder {
 
     static FastEncoder forLevel(int level, FlateRelease release) {
         return switch (level) {
-            case 1 -> new FastEncoderL1();
-            case 2 -> new FastEncoderL2();
-            case 3 -> new FastEncoderL3();
+            case 1 -> new FastEncoderL1(release.fastLevelsHashFourBytes);
+            case 2 -> new FastEncoderL2(release.fastLevelsHashFourBytes);
+            case 3 -> new FastEncoderL3(release.fastLevelsHashFourBytes);
             case 4 -> new FastEncoderL4(release.level4MeasuresNextAtItsPosition);
-            case 5 -> new FastEncoderL5();
-            case 6 -> new FastEncoderL6();
+            case 5 -> new FastEncoderL5(release.longerMatchTriedFromMatchStart);
+            case 6 -> new FastEncoderL6(release.longerMatchTriedFromMatchStart);
             default -> throw new IllegalArgumentException("no fast encoder for level " + level);
         };
     }

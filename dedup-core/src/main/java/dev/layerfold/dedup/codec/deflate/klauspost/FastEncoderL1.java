@@ -2,10 +2,21 @@ package dev.layerfold.dedup.codec.deflate.klauspost;
 
 import java.util.Arrays;
 
-/** Level 1: one small table of 5-byte hashes, sparse indexing ({@code level1.go}). */
+/** Level 1: one small table of 5-byte hashes (4 before klauspost/compress 1.15.11), sparse indexing ({@code level1.go}). */
 final class FastEncoderL1 extends FastEncoder {
 
     private final int[] table = new int[TABLE_SIZE];
+    private final boolean hashesFourBytes;
+
+    /** See {@link FlateRelease#fastLevelsHashFourBytes}. */
+    FastEncoderL1(boolean hashesFourBytes) {
+        this.hashesFourBytes = hashesFourBytes;
+    }
+
+    /** Up to klauspost/compress 1.15.10 Snappy's hash of 4 bytes ({@code fast_encoder.go}'s {@code hash}), since 1.15.11 of 5. */
+    private int hash(long u) {
+        return hashesFourBytes ? ((int) u * 0x1e35a7bd) >>> (32 - TABLE_BITS) : hash5(u, TABLE_BITS);
+    }
 
     @Override
     int[][] tables() {
@@ -40,7 +51,7 @@ final class FastEncoderL1 extends FastEncoder {
             int nextS;
             int t;
             while (true) {
-                int nextHash = hash5(cv, TABLE_BITS);
+                int nextHash = hash(cv);
                 int candidate = table[nextHash];
                 nextS = s + 2 + ((s - nextEmit) >> 5);
                 if (nextS > sLimit) {
@@ -48,7 +59,7 @@ final class FastEncoderL1 extends FastEncoder {
                 }
                 long now = load64(src, nextS);
                 table[nextHash] = s + cur;
-                nextHash = hash5(now, TABLE_BITS);
+                nextHash = hash(now);
                 t = candidate - cur;
                 if (s - t < MAX_MATCH_OFFSET && (int) cv == load32(src, t)) {
                     table[nextHash] = nextS + cur;
@@ -83,16 +94,17 @@ final class FastEncoderL1 extends FastEncoder {
                     s = nextS + 1;
                 }
                 if (s >= sLimit) {
-                    if (s + l + 8 < histLen) {
-                        table[hash5(load64(src, s), TABLE_BITS)] = s + cur;
+                    // Go indexes it only where its load (4 bytes up to 1.15.10, since then 8) is within the input.
+                    if (s + l + (hashesFourBytes ? 4 : 8) < histLen) {
+                        table[hash(load64(src, s))] = s + cur;
                     }
                     break search;
                 }
                 long x = load64(src, s - 2);
                 int o = cur + s - 2;
-                table[hash5(x, TABLE_BITS)] = o;
+                table[hash(x)] = o;
                 x >>>= 16;
-                int currHash = hash5(x, TABLE_BITS);
+                int currHash = hash(x);
                 int candidate = table[currHash];
                 table[currHash] = o + 2;
                 t = candidate - cur;

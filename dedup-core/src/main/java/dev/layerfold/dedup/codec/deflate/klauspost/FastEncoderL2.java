@@ -7,6 +7,17 @@ final class FastEncoderL2 extends FastEncoder {
 
     private static final int BITS = 17;
     private final int[] table = new int[1 << BITS];
+    private final boolean hashesFourBytes;
+
+    /** See {@link FlateRelease#fastLevelsHashFourBytes}. */
+    FastEncoderL2(boolean hashesFourBytes) {
+        this.hashesFourBytes = hashesFourBytes;
+    }
+
+    /** Up to klauspost/compress 1.15.10 a hash of 4 bytes, since 1.15.11 of 5. */
+    private int hash(long u) {
+        return hashesFourBytes ? hash4(u, BITS) : hash5(u, BITS);
+    }
 
     @Override
     int[][] tables() {
@@ -41,7 +52,7 @@ final class FastEncoderL2 extends FastEncoder {
             int nextS = s;
             int candidate;
             while (true) {
-                int nextHash = hash5(cv, BITS);
+                int nextHash = hash(cv);
                 s = nextS;
                 nextS = s + 2 + ((s - nextEmit) >> 5);
                 if (nextS > sLimit) {
@@ -50,7 +61,7 @@ final class FastEncoderL2 extends FastEncoder {
                 candidate = table[nextHash];
                 long now = load64(src, nextS);
                 table[nextHash] = s + cur;
-                nextHash = hash5(now, BITS);
+                nextHash = hash(now);
                 int off = s - (candidate - cur);
                 if (off < MAX_MATCH_OFFSET && (int) cv == load32(src, candidate - cur)) {
                     table[nextHash] = nextS + cur;
@@ -84,26 +95,27 @@ final class FastEncoderL2 extends FastEncoder {
                     s = nextS + 1;
                 }
                 if (s >= sLimit) {
-                    if (s + l + 8 < histLen) {
-                        table[hash5(load64(src, s), BITS)] = s + cur;
+                    // Go indexes it only where its load (4 bytes up to 1.15.10, since then 8) is within the input.
+                    if (s + l + (hashesFourBytes ? 4 : 8) < histLen) {
+                        table[hash(load64(src, s))] = s + cur;
                     }
                     break search;
                 }
                 for (int i = s - l + 2; i < s - 5; i += 7) {
                     long x = load64(src, i);
-                    table[hash5(x, BITS)] = cur + i;
+                    table[hash(x)] = cur + i;
                     x >>>= 16;
-                    table[hash5(x, BITS)] = cur + i + 2;
+                    table[hash(x)] = cur + i + 2;
                     x >>>= 16;
-                    table[hash5(x, BITS)] = cur + i + 4;
+                    table[hash(x)] = cur + i + 4;
                 }
                 long x = load64(src, s - 2);
                 int o = cur + s - 2;
-                int prevHash = hash5(x, BITS);
-                int prevHash2 = hash5(x >>> 8, BITS);
+                int prevHash = hash(x);
+                int prevHash2 = hash(x >>> 8);
                 table[prevHash] = o;
                 table[prevHash2] = o + 1;
-                int currHash = hash5(x >>> 16, BITS);
+                int currHash = hash(x >>> 16);
                 candidate = table[currHash];
                 table[currHash] = o + 2;
                 int off = s - (candidate - cur);

@@ -2,12 +2,33 @@ package dev.layerfold.dedup.codec.deflate.klauspost;
 
 import java.util.Arrays;
 
-/** Level 3: a medium table of 5-byte hashes, two candidates per entry ({@code level3.go}). */
+/** Level 3: a medium table of 5-byte hashes (4 before klauspost/compress 1.15.11), two candidates per entry ({@code level3.go}). */
 final class FastEncoderL3 extends FastEncoder {
 
     private static final int BITS = 16;
     private final int[] tableCur = new int[1 << BITS];
     private final int[] tablePrev = new int[1 << BITS];
+    private final boolean hashesFourBytes;
+    private final int inputMargin;
+    private final int skipLog;
+    private final int indexStep;
+
+    /** See {@link FlateRelease#fastLevelsHashFourBytes}: the 4-byte hash came with a smaller margin, faster skipping, denser indexing. */
+    FastEncoderL3(boolean hashesFourBytes) {
+        this.hashesFourBytes = hashesFourBytes;
+        this.inputMargin = hashesFourBytes ? 8 - 1 : INPUT_MARGIN;
+        this.skipLog = hashesFourBytes ? 6 : 7;
+        this.indexStep = hashesFourBytes ? 5 : 6;
+    }
+
+    private int hash(long u) {
+        return hashesFourBytes ? hash4(u, BITS) : hash5(u, BITS);
+    }
+
+    /** The bytes hashed at {@code i}; only 4 are read where those are all that is hashed, as Go reads them so near the end. */
+    private long loadHashed(byte[] src, int i) {
+        return hashesFourBytes ? load32(src, i) & 0xFFFFFFFFL : load64(src, i);
+    }
 
     @Override
     int[][] tables() {
@@ -36,28 +57,28 @@ final class FastEncoderL3 extends FastEncoder {
     @Override
     void encode(Tokens dst, byte[] in, int offset, int length) {
         int s = prepare(in, offset, length);
-        if (length < MIN_NON_LITERAL_BLOCK_SIZE) {
+        if (length < 1 + 1 + inputMargin) {
             dst.n = length;
             return;
         }
         byte[] src = hist;
         int nextEmit = s;
-        int sLimit = histLen - INPUT_MARGIN;
-        long cv = load64(src, s);
+        int sLimit = histLen - inputMargin;
+        long cv = loadHashed(src, s);
         search:
         while (true) {
             int nextS = s;
             int candidate;
             while (true) {
-                int nextHash = hash5(cv, BITS);
+                int nextHash = hash(cv);
                 s = nextS;
-                nextS = s + 1 + ((s - nextEmit) >> 7);
+                nextS = s + 1 + ((s - nextEmit) >> skipLog);
                 if (nextS > sLimit) {
                     break search;
                 }
                 int candCur = tableCur[nextHash];
                 int candPrev = tablePrev[nextHash];
-                long now = load64(src, nextS);
+                long now = loadHashed(src, nextS);
                 int minOffset = cur + s - (MAX_MATCH_OFFSET - 4);
                 tablePrev[nextHash] = candCur;
                 tableCur[nextHash] = s + cur;
@@ -103,20 +124,21 @@ final class FastEncoderL3 extends FastEncoder {
                 }
                 if (s >= sLimit) {
                     t += l;
-                    if (t + 8 < histLen && t > 0) {
-                        put(hash5(load64(src, t), BITS), cur + t);
+                    // Go indexes it only where its load (4 bytes up to 1.15.10, since then 8) is within the input.
+                    if (t + (hashesFourBytes ? 4 : 8) < histLen && t > 0) {
+                        put(hash(loadHashed(src, t)), cur + t);
                     }
                     break search;
                 }
-                for (int i = s - l + 2; i < s - 5; i += 6) {
-                    put(hash5(load64(src, i), BITS), cur + i);
+                for (int i = s - l + 2; i < s - 5; i += indexStep) {
+                    put(hash(load64(src, i)), cur + i);
                 }
                 long x = load64(src, s - 2);
-                put(hash5(x, BITS), cur + s - 2);
+                put(hash(x), cur + s - 2);
                 x >>>= 8;
-                put(hash5(x, BITS), cur + s - 1);
+                put(hash(x), cur + s - 1);
                 x >>>= 8;
-                int currHash = hash5(x, BITS);
+                int currHash = hash(x);
                 int candCur = tableCur[currHash];
                 int candPrev = tablePrev[currHash];
                 cv = x;

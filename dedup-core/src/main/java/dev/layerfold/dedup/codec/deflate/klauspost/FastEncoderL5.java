@@ -11,6 +11,12 @@ final class FastEncoderL5 extends FastEncoder {
     private final int[] table = new int[TABLE_SIZE];
     private final int[] bCur = new int[TABLE_SIZE];
     private final int[] bPrev = new int[TABLE_SIZE];
+    /** Where the long candidate at a match's end is tried, past the match's start; see {@link FlateRelease#longerMatchTriedFromMatchStart}. */
+    private final int skipBeginning;
+
+    FastEncoderL5(boolean longerMatchTriedFromMatchStart) {
+        this.skipBeginning = longerMatchTriedFromMatchStart ? 0 : 2;
+    }
 
     @Override
     int[][] tables() {
@@ -147,7 +153,6 @@ final class FastEncoderL5 extends FastEncoder {
             }
             int sAt = s + l;
             if (l < 30 && sAt < sLimit) {
-                final int skipBeginning = 2;
                 int eLong = bCur[hash7(load64(src, sAt), TABLE_BITS)];
                 int t2 = eLong - cur - l + skipBeginning;
                 int s2 = s + skipBeginning;

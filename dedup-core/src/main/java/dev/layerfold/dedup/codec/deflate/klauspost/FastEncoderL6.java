@@ -11,6 +11,12 @@ final class FastEncoderL6 extends FastEncoder {
     private final int[] table = new int[TABLE_SIZE];
     private final int[] bCur = new int[TABLE_SIZE];
     private final int[] bPrev = new int[TABLE_SIZE];
+    /** Where the long candidate at a match's end is tried, past the match's start; see {@link FlateRelease#longerMatchTriedFromMatchStart}. */
+    private final int skipBeginning;
+
+    FastEncoderL6(boolean longerMatchTriedFromMatchStart) {
+        this.skipBeginning = longerMatchTriedFromMatchStart ? 0 : 2;
+    }
 
     @Override
     int[][] tables() {
@@ -150,7 +156,6 @@ final class FastEncoderL6 extends FastEncoder {
             }
             int sAt = s + l;
             if (sAt < sLimit) {
-                final int skipBeginning = 2;
                 int hash = hash7(load64(src, sAt), TABLE_BITS);
                 int t2 = bCur[hash] - cur - l + skipBeginning;
                 int s2 = s + skipBeginning;

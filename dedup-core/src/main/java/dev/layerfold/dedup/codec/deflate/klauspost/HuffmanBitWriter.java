@@ -47,6 +47,7 @@ final class HuffmanBitWriter {
     private int tablesOpened;
     private final int logNewTablePenalty;
     private final boolean openBlockListsEveryCode;
+    private final boolean openBlockFillsEveryCode;
     private final int[] literalFreq = new int[LENGTH_CODES_START + 32];
     private final int[] offsetFreq = new int[32];
     private final int[] codegenFreq = new int[CODEGEN_CODE_COUNT];
@@ -56,6 +57,7 @@ final class HuffmanBitWriter {
         this.writer = writer;
         this.logNewTablePenalty = logNewTablePenalty;
         this.openBlockListsEveryCode = release.openBlockListsEveryCode;
+        this.openBlockFillsEveryCode = release.openBlockFillsEveryCode;
     }
 
     private static HuffmanEncoder huffOffset() {
@@ -385,6 +387,10 @@ final class HuffmanBitWriter {
             prevHeader = 0;
             wroteHuffman = false;
         }
+        if (openBlockFillsEveryCode) {
+            writeFilledBlockDynamic(tokens, eof, input, offset, length, sync);
+            return;
+        }
         if (prevHeader > 0 && !canReuse(tokens)) {
             writeCode(literalEncoding.codes[Tokens.END_BLOCK_MARKER]);
             prevHeader = 0;
@@ -452,6 +458,57 @@ final class HuffmanBitWriter {
                 }
             }
             if (storable && ssize <= size) {
+                writeStored(input, offset, length, eof);
+                return;
+            }
+            writeDynamicHeader(numLiterals, numOffsets, numCodegens, eof);
+            if (!sync) {
+                prevHeader = headerSize();
+                tablesOpened++;
+            }
+            wroteHuffman = false;
+        }
+        if (sync) {
+            prevHeader = 0;
+        }
+        writeTokens(tokens, literalEncoding.codes, offsetEncoding.codes);
+    }
+
+    /**
+     * The rest of klauspost/compress 1.13.6's {@code writeBlockDynamic} ({@link FlateRelease#openBlockFillsEveryCode}):
+     * an open table takes any block, so only its estimate against a new table's and a stored block's
+     * decides; its literal count ({@code nLits}) leaves the end-of-block code out and the filled codes in.
+     */
+    private void writeFilledBlockDynamic(Tokens tokens, boolean eof, byte[] input, int offset, int length, boolean sync)
+            throws IOException {
+        int literals = sync ? tokens.n - 1 : tokens.n + tokens.fillEveryCode();
+        int numLiterals = indexTokens(tokens, !sync);
+        int numOffsets = indexedOffsets;
+        int ssize = storedSize(input, length);
+        if (prevHeader > 0) {
+            int newSize = prevHeader + tokens.estimatedBits(literals);
+            newSize += newSize >> logNewTablePenalty;
+            int reuseSize = dynamicReuseSize() + extraBitSize();
+            int size;
+            if (newSize < reuseSize) {
+                writeCode(literalEncoding.codes[Tokens.END_BLOCK_MARKER]);
+                size = newSize;
+                prevHeader = 0;
+            } else {
+                size = reuseSize;
+            }
+            if (ssize >= 0 && ssize < size + (size >> 4)) {
+                writeStored(input, offset, length, eof);
+                return;
+            }
+        }
+        if (prevHeader == 0) {
+            generate();
+            generateCodegen(numLiterals, numOffsets, literalEncoding, offsetEncoding);
+            codegenEncoding.generate(codegenFreq, CODEGEN_CODE_COUNT, 7);
+            int numCodegens = codegens();
+            int size = dynamicSize(extraBitSize());
+            if (ssize >= 0 && ssize < size + (size >> 4)) {
                 writeStored(input, offset, length, eof);
                 return;
             }

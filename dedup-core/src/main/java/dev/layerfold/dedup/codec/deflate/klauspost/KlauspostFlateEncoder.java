@@ -61,7 +61,7 @@ public final class KlauspostFlateEncoder implements SyncFlushEncoder {
                 yield new KlauspostFlateEncoder(w, new Compressor.HuffmanOnly(w));
             }
             case DEFAULT_COMPRESSION, 1, 2, 3, 4, 5, 6 -> {
-                HuffmanBitWriter w = new HuffmanBitWriter(sink, 7, release);
+                HuffmanBitWriter w = new HuffmanBitWriter(sink, release.openBlockFillsEveryCode ? 8 : 7, release);
                 yield new KlauspostFlateEncoder(w, new Compressor.Fast(w, level == DEFAULT_COMPRESSION ? 6 : level, release));
             }
             case 7, 8, 9 -> {

@@ -46,7 +46,8 @@ final class LazyCompressor extends Compressor {
     private int windowEnd;
     private int blockStart;
     private boolean byteAvailable;
-    private final Tokens tokens = new Tokens();
+    /** Levels 7 to 9 make no match over 258 bytes, so how one is cut never matters here. */
+    private final Tokens tokens = new Tokens(false);
     private HuffmanEncoder literalCosts;
     private final int[] byteCounts = new int[256];
 

@@ -60,6 +60,12 @@ final class Tokens {
     final int[] litHist = new int[256];
     final int[] tokens = new int[65536];
     int n;
+    /** See {@link FlateRelease#longMatchesCutAt255}. */
+    private final boolean longMatchesCutAt255;
+
+    Tokens(boolean longMatchesCutAt255) {
+        this.longMatchesCutAt255 = longMatchesCutAt255;
+    }
 
     static int offsetCode(int xoffset) {
         if (xoffset < 256) {
@@ -104,7 +110,7 @@ final class Tokens {
         while (length > 0) {
             int xl = length;
             if (xl > 258) {
-                xl = xl > 258 + BASE_MATCH_LENGTH ? 258 : 258 - BASE_MATCH_LENGTH;
+                xl = xl > 258 + BASE_MATCH_LENGTH && !longMatchesCutAt255 ? 258 : 258 - BASE_MATCH_LENGTH;
             }
             length -= xl;
             add(xl - BASE_MATCH_LENGTH, packed, oc);
@@ -119,6 +125,35 @@ final class Tokens {
         n = (n + 1) & 0xffff;
     }
 
+    /**
+     * klauspost/compress 1.13.6's {@code Fill}: every literal/length and distance code not used
+     * counts once; returns how many literal/length codes that added.
+     */
+    int fillEveryCode() {
+        if (n == 0) {
+            return 0;
+        }
+        int filled = 0;
+        for (int i = 0; i < 256; i++) {
+            if (litHist[i] == 0) {
+                litHist[i] = 1;
+                filled++;
+            }
+        }
+        for (int i = 0; i < LITERAL_COUNT - 256; i++) {
+            if (extraHist[i] == 0) {
+                extraHist[i] = 1;
+                filled++;
+            }
+        }
+        for (int i = 0; i < OFFSET_CODE_COUNT; i++) {
+            if (offHist[i] == 0) {
+                offHist[i] = 1;
+            }
+        }
+        return filled;
+    }
+
     void addEob() {
         tokens[n] = END_BLOCK_MARKER;
         extraHist[0] = (extraHist[0] + 1) & 0xffff;
@@ -131,10 +166,14 @@ final class Tokens {
      * as Go compiles it for amd64).
      */
     int estimatedBits() {
+        return estimatedBits(n);
+    }
+
+    /** {@link #estimatedBits()} with {@code total} symbols: up to klauspost/compress 1.13.6 its count of them ({@code nLits}). */
+    int estimatedBits(int total) {
         float shannon = 0;
         int bits = 0;
         int nMatches = 0;
-        int total = n;
         if (total > 0) {
             float invTotal = 1.0f / total;
             for (int v : litHist) {

@@ -33,6 +33,20 @@ class PgzipEncoderPropertyTest {
         assertInflatesTo(ours, input);
     }
 
+    /** klauspost/compress 1.13.6, whose release is ported for levels -2, 0, 1, 2, 4, 5 and 6 (and -1, which is 5). */
+    @Property(tries = 100)
+    void anyInputAtA1136PortedLevelMatchesPgzip(@ForAll("inputs") byte[] input, @ForAll("levels1136") int level,
+                                                @ForAll @IntRange(min = 16_385, max = 200_000) int blockSize) throws IOException {
+        byte[] ours = PgzipEncoderTest.encode(FlateRelease.COMPRESS_1_13_6, level, blockSize, input);
+        assertSameBytes(ours, PgzipOracle.ofCompress("1.13.6").deflate(level, blockSize, input), level, "compress 1.13.6, " + blockSize + "-byte blocks");
+        assertInflatesTo(ours, input);
+    }
+
+    @Provide
+    Arbitrary<Integer> levels1136() {
+        return Arbitraries.of(-2, -1, 0, 1, 2, 4, 5, 6);
+    }
+
     @Provide
     Arbitrary<FlateRelease> releases() {
         return Arbitraries.of(PgzipOracle.releases());

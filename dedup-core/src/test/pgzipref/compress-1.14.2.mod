@@ -1,0 +1,7 @@
+module layerfold.dev/pgzipref
+
+go 1.25
+
+require github.com/klauspost/pgzip v1.2.5
+
+require github.com/klauspost/compress v1.14.2 // indirect
