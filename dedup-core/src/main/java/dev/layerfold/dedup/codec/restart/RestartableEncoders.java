@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.restart;
 
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
@@ -255,80 +256,26 @@ public final class RestartableEncoders {
     }
 
     private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        GoSegmentEncoder go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+        GoSegmentEncoder go = fromStart(point)
                 ? GoSegmentEncoder.start(out, level)
                 : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()), history, offset, length);
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
         }
-        return new SegmentEncoder() {
-            @Override
-            public int write(byte[] data, int off, int len) throws IOException {
-                return go.write(data, off, len);
-            }
-
-            @Override
-            public boolean reachedEnd() {
-                return go.stopped().isPresent();
-            }
-
-            @Override
-            public Boundary endAtRestartPoint() throws IOException {
-                GoRestartState next = go.stepTaken().orElseThrow(() -> new LayerRebuildException(
-                        "the Go segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
-                                + " with the input given (up to " + go.taken() + ")"));
-                long bit = go.bitPosition();
-                go.endSegment();
-                return new Boundary(next.input(), bit, next.values());
-            }
-
-            @Override
-            public void finish() throws IOException {
-                go.finish();
-            }
-        };
+        return atBoundaries("Go", go, point, end, () -> {
+        });
     }
 
     private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
                                        int length, OutputStream out) {
-        LazySegmentEncoder segment = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+        LazySegmentEncoder segment = fromStart(point)
                 ? LazySegmentEncoder.start(encoder, out, level)
                 : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
                         history, offset, length);
         if (end != Long.MAX_VALUE) {
             segment.endAtBlockFrom(end);
         }
-        return new SegmentEncoder() {
-            @Override
-            public void verifyRestartPoints() {
-                segment.verifyBoundaries(history, offset, length);
-            }
-
-            @Override
-            public int write(byte[] data, int off, int len) throws IOException {
-                return segment.write(data, off, len);
-            }
-
-            @Override
-            public boolean reachedEnd() {
-                return segment.stopped().isPresent();
-            }
-
-            @Override
-            public Boundary endAtRestartPoint() throws IOException {
-                LazyRestartState next = segment.stopped().orElseThrow(() -> new LayerRebuildException(
-                        "the " + encoder + " segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
-                                + " with the input given"));
-                long bit = segment.bitPosition();
-                segment.endSegment();
-                return new Boundary(next.input(), bit, next.values());
-            }
-
-            @Override
-            public void finish() throws IOException {
-                segment.finish();
-            }
-        };
+        return atBoundaries(encoder.toString(), segment, point, end, () -> segment.verifyBoundaries(history, offset, length));
     }
 
     private static SegmentEncoder go127(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
@@ -346,7 +293,7 @@ public final class RestartableEncoders {
     private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         Go127LazySegmentEncoder go;
         try {
-            go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+            go = fromStart(point)
                     ? Go127LazySegmentEncoder.start(out, level)
                     : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
                             history, offset, length);
@@ -356,30 +303,49 @@ public final class RestartableEncoders {
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
         }
+        return atBoundaries("Go 1.27", go, point, end, () -> {
+        });
+    }
+
+    private static boolean fromStart(RestartPoint point) {
+        return point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty();
+    }
+
+    /**
+     * A family whose segments end at the first block boundary past {@code end} and record the
+     * encoder's state there; {@code verify}: what the proof's first segment does to check the
+     * boundaries it may end at, where the family checks them.
+     */
+    private static SegmentEncoder atBoundaries(String family, BoundarySegment segment, RestartPoint point, long end, Runnable verify) {
         return new SegmentEncoder() {
             @Override
+            public void verifyRestartPoints() {
+                verify.run();
+            }
+
+            @Override
             public int write(byte[] data, int off, int len) throws IOException {
-                return go.write(data, off, len);
+                return segment.write(data, off, len);
             }
 
             @Override
             public boolean reachedEnd() {
-                return go.stopped().isPresent();
+                return segment.stopped().isPresent();
             }
 
             @Override
             public Boundary endAtRestartPoint() throws IOException {
-                Go127LazyRestartState next = go.stepTaken().orElseThrow(() -> new LayerRebuildException(
-                        "the Go 1.27 segment from input offset " + point.inputOffset() + " did not reach a restart point at or past " + end
-                                + " with the input given (up to " + go.taken() + ")"));
-                long bit = go.bitPosition();
-                go.endSegment();
+                BoundarySegment.State next = segment.boundary().orElseThrow(() -> new LayerRebuildException(
+                        "the " + family + " segment from input offset " + point.inputOffset() + " did not reach a block boundary at or past " + end
+                                + " with the input given"));
+                long bit = segment.bitPosition();
+                segment.endSegment();
                 return new Boundary(next.input(), bit, next.values());
             }
 
             @Override
             public void finish() throws IOException {
-                go.finish();
+                segment.finish();
             }
         };
     }

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import java.util.List;
 
 /**
@@ -8,12 +9,13 @@ import java.util.List;
  * the next slide falls and how far back matches reach), and the lazy matcher's pending byte and
  * the match it found there. The hash chains follow from the 32 KiB of input before the point.
  */
-public record GoRestartState(long input, long windowStart, boolean byteAvailable, int length, int offset) {
+public record GoRestartState(long input, long windowStart, boolean byteAvailable, int length, int offset) implements BoundarySegment.State {
 
     /** How many values {@link #values} has. */
     public static final int VALUES = 4;
 
     /** The values a restart point records: the point's distance from the window start, then the lazy matcher's. */
+    @Override
     public List<Integer> values() {
         return List.of(Math.toIntExact(input - windowStart), byteAvailable ? 1 : 0, length, offset);
     }

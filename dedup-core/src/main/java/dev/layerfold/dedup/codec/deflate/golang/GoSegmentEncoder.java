@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -18,7 +20,7 @@ import java.util.Optional;
  * it was cut into writes, so a segment encoded again from the same point writes the same bits.
  * Not thread-safe.
  */
-public final class GoSegmentEncoder {
+public final class GoSegmentEncoder implements BoundarySegment {
 
     private final HuffmanBitWriter w;
     private final HashChainCompressor compressor;
@@ -71,6 +73,7 @@ public final class GoSegmentEncoder {
      * Takes input, stepping whenever the window is full; returns how much it took: all of it,
      * unless the segment reached its end block (then the rest belongs to the next segment).
      */
+    @Override
     public int write(byte[] data, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, data.length);
         int taken = 0;
@@ -90,7 +93,8 @@ public final class GoSegmentEncoder {
      * Steps over the input already taken, as far as it can without more: if the segment's end
      * block lies in it, the segment stops there.
      */
-    public Optional<GoRestartState> stepTaken() throws IOException {
+    @Override
+    public Optional<GoRestartState> boundary() throws IOException {
         if (compressor.windowFull()) {
             compressor.step(false);
         }
@@ -98,6 +102,7 @@ public final class GoSegmentEncoder {
     }
 
     /** Where the segment ended (the next segment's start), once its end block was written. */
+    @Override
     public Optional<GoRestartState> stopped() {
         return Optional.ofNullable(compressor.stopped());
     }
@@ -113,11 +118,13 @@ public final class GoSegmentEncoder {
     }
 
     /** The bit of the stream the segment reached. */
+    @Override
     public long bitPosition() {
         return startBit - (startBit & 7) + w.bitPosition();
     }
 
     /** Writes the segment's last bytes, the partial last one padded with zero bits; for a segment that stopped. */
+    @Override
     public void endSegment() throws IOException {
         if (compressor.stopped() == null) {
             throw new IllegalStateException("the segment has not reached its end block");
@@ -126,6 +133,7 @@ public final class GoSegmentEncoder {
     }
 
     /** The input ended: writes the last blocks and the final empty block, as Go's {@code Close}. */
+    @Override
     public void finish() throws IOException {
         compressor.step(true);
         w.writeStoredHeader(0, true);

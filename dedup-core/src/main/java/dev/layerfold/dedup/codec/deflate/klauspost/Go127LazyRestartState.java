@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import java.util.List;
 
 /**
@@ -16,7 +17,7 @@ import java.util.List;
  * The hash chains follow from the 32 KiB of input before the opener.
  */
 public record Go127LazyRestartState(long input, long opener, long windowStart, boolean byteAvailable, int length, int offset,
-                                    int literalCounter, int skipping, long stepStart) {
+                                    int literalCounter, int skipping, long stepStart) implements BoundarySegment.State {
 
     /** How many values {@link #values} has. */
     public static final int VALUES = 8;
@@ -32,6 +33,7 @@ public record Go127LazyRestartState(long input, long opener, long windowStart, b
      * run, the skipped literals left (the last one included; 0: not skipping), and the opener's
      * distance from the step's start.
      */
+    @Override
     public List<Integer> values() {
         return List.of(Math.toIntExact(input - opener), Math.toIntExact(opener - windowStart), byteAvailable ? 1 : 0, length, offset,
                 literalCounter, skipping, Math.toIntExact(opener - stepStart));

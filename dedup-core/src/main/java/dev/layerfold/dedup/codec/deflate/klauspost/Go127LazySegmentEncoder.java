@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
 import dev.layerfold.dedup.codec.CountingOutput;
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 
 import java.io.IOException;
@@ -26,7 +27,7 @@ import java.util.Optional;
  * dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder}'s do, by OR-ing the byte two share.
  * Not thread-safe.
  */
-public final class Go127LazySegmentEncoder {
+public final class Go127LazySegmentEncoder implements BoundarySegment {
 
     /** The most input a resume encodes again before its point: the open table's blocks. */
     public static final int MAX_REPLAY = 1 << 20;
@@ -114,6 +115,7 @@ public final class Go127LazySegmentEncoder {
      * Takes input, stepping whenever the window is full; returns how much it took: all of it,
      * unless the segment reached its end (then the rest belongs to the next segment).
      */
+    @Override
     public int write(byte[] data, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, data.length);
         int taken = 0;
@@ -130,7 +132,8 @@ public final class Go127LazySegmentEncoder {
     }
 
     /** Steps over the input already taken, as far as it can without more: if the segment's end lies in it, the segment stops there. */
-    public Optional<Go127LazyRestartState> stepTaken() throws IOException {
+    @Override
+    public Optional<Go127LazyRestartState> boundary() throws IOException {
         if (compressor.full()) {
             step();
         }
@@ -138,6 +141,7 @@ public final class Go127LazySegmentEncoder {
     }
 
     /** Where the segment ended (the next segment's start), once it reached its end. */
+    @Override
     public Optional<Go127LazyRestartState> stopped() {
         return replayingTo < 0 ? Optional.ofNullable(compressor.stopped()) : Optional.empty();
     }
@@ -148,11 +152,13 @@ public final class Go127LazySegmentEncoder {
     }
 
     /** The bit of the stream the segment reached. */
+    @Override
     public long bitPosition() {
         return startBit - (startBit & 7) + 8 * out.count() + w.pendingBits();
     }
 
     /** Writes the segment's last bytes, the partial last one padded with zero bits, leaving the table open; for a segment that stopped. */
+    @Override
     public void endSegment() throws IOException {
         if (stopped().isEmpty()) {
             throw new IllegalStateException("the segment has not reached its end");
@@ -161,6 +167,7 @@ public final class Go127LazySegmentEncoder {
     }
 
     /** The input ended: writes the last blocks and the final empty block, as Go's {@code Close}. */
+    @Override
     public void finish() throws IOException {
         if (replayingTo >= 0) {
             throw new LayerRebuildException("the input ended before the restart point at " + replayingTo + " was reached again");

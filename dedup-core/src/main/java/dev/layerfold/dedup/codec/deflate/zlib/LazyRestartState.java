@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import java.util.List;
 
 /**
@@ -10,7 +11,7 @@ import java.util.List;
  * while the byte at the point waits with its own match ({@code matchAvailable}, the match's length
  * and distance; 2 and 0: none found). The hash chains follow from the 32 KiB of input before the point.
  */
-public record LazyRestartState(long input, int windowOffset, boolean matchAvailable, int matchLength, int matchDistance) {
+public record LazyRestartState(long input, int windowOffset, boolean matchAvailable, int matchLength, int matchDistance) implements BoundarySegment.State {
 
     /** How many values {@link #values} has. */
     public static final int VALUES = 4;
@@ -21,6 +22,7 @@ public record LazyRestartState(long input, int windowOffset, boolean matchAvaila
     private static final int MAX_DIST = WSIZE - (MAX_MATCH + MIN_MATCH + 1);
 
     /** The values a restart point records. */
+    @Override
     public List<Integer> values() {
         return List.of(windowOffset, matchAvailable ? 1 : 0, matchLength, matchDistance);
     }

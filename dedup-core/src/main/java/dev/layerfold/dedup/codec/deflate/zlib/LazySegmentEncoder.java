@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.CountingOutput;
+import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +24,7 @@ import java.util.Optional;
  * every match fits in them, so their output does not depend on how the input was cut into writes: a
  * segment encoded again from the same point writes the same bits, whatever its writes. Not thread-safe.
  */
-public final class LazySegmentEncoder {
+public final class LazySegmentEncoder implements BoundarySegment {
 
     /** The encoders this covers. */
     public enum Deflate {
@@ -115,6 +116,7 @@ public final class LazySegmentEncoder {
      * Takes input; returns how much it took: all of it, unless the segment reached its end block
      * (then the rest, and what it had read ahead of the boundary, belongs to the next segment).
      */
+    @Override
     public int write(byte[] data, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, data.length);
         if (stopped().isPresent()) {
@@ -128,11 +130,13 @@ public final class LazySegmentEncoder {
     }
 
     /** Where the segment ended (the next segment's start), once its end block was written. */
+    @Override
     public Optional<LazyRestartState> stopped() {
         return Optional.ofNullable(deflate.stopped());
     }
 
     /** The bit of the stream the segment reached. */
+    @Override
     public long bitPosition() throws IOException {
         int bits;
         try {
@@ -144,6 +148,7 @@ public final class LazySegmentEncoder {
     }
 
     /** Writes the segment's last byte, padded with zero bits; for a segment that stopped. */
+    @Override
     public void endSegment() throws IOException {
         if (deflate.stopped() == null) {
             throw new IllegalStateException("the segment has not reached its end block");
@@ -156,6 +161,7 @@ public final class LazySegmentEncoder {
     }
 
     /** The input ended: writes the last block. */
+    @Override
     public void finish() throws IOException {
         try {
             deflate.finish();

@@ -129,7 +129,7 @@ class GoSegmentEncoderTest {
         for (int n; at < input.length && encoder.stopped().isEmpty(); at += n) {
             n = encoder.write(input, at, Math.min(input.length - at, 7919));
         }
-        GoRestartState next = encoder.stepTaken().orElse(null);
+        GoRestartState next = encoder.boundary().orElse(null);
         long nextBit = encoder.bitPosition();
         if (next != null) {
             encoder.endSegment();

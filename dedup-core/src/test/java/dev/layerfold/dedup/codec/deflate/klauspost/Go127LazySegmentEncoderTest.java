@@ -139,7 +139,7 @@ class Go127LazySegmentEncoderTest {
         for (int n; at < input.length && encoder.stopped().isEmpty(); at += n) {
             n = encoder.write(input, at, Math.min(input.length - at, 7919));
         }
-        if (encoder.stepTaken().isPresent()) {
+        if (encoder.boundary().isPresent()) {
             long nextBit = encoder.bitPosition();
             encoder.endSegment();
             return new Segment(from, startBit, out.toByteArray(), encoder.stopped().get(), nextBit);
