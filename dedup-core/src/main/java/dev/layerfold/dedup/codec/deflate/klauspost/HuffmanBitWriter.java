@@ -461,17 +461,9 @@ final class HuffmanBitWriter {
                 writeStored(input, offset, length, eof);
                 return;
             }
-            writeDynamicHeader(numLiterals, numOffsets, numCodegens, eof);
-            if (!sync) {
-                prevHeader = headerSize();
-                tablesOpened++;
-            }
-            wroteHuffman = false;
+            openTable(numLiterals, numOffsets, numCodegens, eof, sync);
         }
-        if (sync) {
-            prevHeader = 0;
-        }
-        writeTokens(tokens, literalEncoding.codes, offsetEncoding.codes);
+        writeUnderTable(tokens, sync);
     }
 
     /**
@@ -512,13 +504,23 @@ final class HuffmanBitWriter {
                 writeStored(input, offset, length, eof);
                 return;
             }
-            writeDynamicHeader(numLiterals, numOffsets, numCodegens, eof);
-            if (!sync) {
-                prevHeader = headerSize();
-                tablesOpened++;
-            }
-            wroteHuffman = false;
+            openTable(numLiterals, numOffsets, numCodegens, eof, sync);
         }
+        writeUnderTable(tokens, sync);
+    }
+
+    /** Writes a new table's header; a block not sync-flushed leaves it open for the blocks after it. */
+    private void openTable(int numLiterals, int numOffsets, int numCodegens, boolean eof, boolean sync) throws IOException {
+        writeDynamicHeader(numLiterals, numOffsets, numCodegens, eof);
+        if (!sync) {
+            prevHeader = headerSize();
+            tablesOpened++;
+        }
+        wroteHuffman = false;
+    }
+
+    /** Writes the block's tokens under the table in use; a sync flush closes that table. */
+    private void writeUnderTable(Tokens tokens, boolean sync) throws IOException {
         if (sync) {
             prevHeader = 0;
         }
