@@ -53,8 +53,8 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
      * are encoded as the frame's blocks were, into nothing. Where the warm-up covers all of the input
      * before the point the state is the Writer's own; a shorter one gives it only where the match
      * finder's tables, which keep positions from the whole window, come out alike, which they rarely
-     * do (docs/design.md, "klauspost/compress/zstd: why no restart points"). So nothing restores
-     * from it: the {@code zstd-restart} benchmark measures how often it would hold.
+     * do (docs/design.md, "zstd frames: no restart points"). So nothing restores
+     * from it: the {@code zstd-warmup} benchmark measures how often it would hold.
      *
      * @param history the input before the point, a block boundary; its last {@code warmUp} bytes, a
      *                multiple of the block size, are encoded again (the earlier ones only join the window)
