@@ -154,10 +154,15 @@ public final class ZlibBenchmark implements Benchmark {
 
     /** A tar of /usr/share as the system's tar writes it, cut to 64 MiB: real layer content. */
     static byte[] tarOfSystemFiles() throws IOException {
-        Process tar = new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", "/", "usr/share")
+        return tarOf("usr/share", TAR_SIZE);
+    }
+
+    /** The first {@code size} bytes of a tar of {@code directory} (relative to /), in name order. */
+    static byte[] tarOf(String directory, int size) throws IOException {
+        Process tar = new ProcessBuilder("tar", "--sort=name", "-cf", "-", "-C", "/", directory)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try (InputStream in = tar.getInputStream()) {
-            return in.readNBytes(TAR_SIZE);
+            return in.readNBytes(size);
         } finally {
             tar.destroy();
         }

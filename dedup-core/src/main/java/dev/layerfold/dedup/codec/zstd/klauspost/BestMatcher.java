@@ -9,7 +9,7 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * block's starting recent offsets never reach the output: repeats are tried once the block has three
  * sequences, all of which set the offsets.
  */
-final class BestMatcher implements MatchFinder {
+final class BestMatcher extends MatchFinder {
 
     private static final int LONG_BITS = 22;
     private static final int SHORT_BITS = 18;
@@ -28,7 +28,6 @@ final class BestMatcher implements MatchFinder {
     private final int[] longPrevious = new int[1 << LONG_BITS];
     private final int[] shortOffset = new int[1 << SHORT_BITS];
     private final int[] shortPrevious = new int[1 << SHORT_BITS];
-    private final MatchWindow window;
 
     // the block being searched
     private byte[] src;
@@ -42,7 +41,7 @@ final class BestMatcher implements MatchFinder {
     private int bestEst;
 
     BestMatcher(int windowSize) {
-        this.window = new MatchWindow(windowSize);
+        super(windowSize);
     }
 
     private static int hashLong(long u) {
@@ -54,7 +53,7 @@ final class BestMatcher implements MatchFinder {
     }
 
     @Override
-    public void encode(Block block, byte[] data, int offset, int length) {
+    void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
             window.rebasePrevious(longOffset, longPrevious);
             window.rebasePrevious(shortOffset, shortPrevious);
@@ -66,7 +65,7 @@ final class BestMatcher implements MatchFinder {
 
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
     @Override
-    public void encodeAlone(Block block, byte[] data, int offset, int length) {
+    void encodeAlone(Block block, byte[] data, int offset, int length) {
         encode(block, data, offset, length);
     }
 

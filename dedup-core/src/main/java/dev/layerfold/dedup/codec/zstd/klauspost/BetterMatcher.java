@@ -8,7 +8,7 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * every position of a match indexed, and a block that is one repeated byte written as one sequence.
  * As in {@link DoubleFastMatcher}, the block's starting recent offsets never reach the output.
  */
-final class BetterMatcher implements MatchFinder {
+final class BetterMatcher extends MatchFinder {
 
     private static final int LONG_BITS = 19;
     private static final int SHORT_BITS = 13;
@@ -23,10 +23,9 @@ final class BetterMatcher implements MatchFinder {
     private final int[] longPrevious = new int[1 << LONG_BITS];
     private final int[] shortOffset = new int[1 << SHORT_BITS];
     private final int[] shortValue = new int[1 << SHORT_BITS];
-    private final MatchWindow window;
 
     BetterMatcher(int windowSize) {
-        this.window = new MatchWindow(windowSize);
+        super(windowSize);
     }
 
     private static int hashLong(long u) {
@@ -38,7 +37,7 @@ final class BetterMatcher implements MatchFinder {
     }
 
     @Override
-    public void encode(Block block, byte[] data, int offset, int length) {
+    void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
             window.rebasePrevious(longOffset, longPrevious);
             window.rebase(shortOffset, longOffset);
@@ -49,7 +48,7 @@ final class BetterMatcher implements MatchFinder {
 
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
     @Override
-    public void encodeAlone(Block block, byte[] data, int offset, int length) {
+    void encodeAlone(Block block, byte[] data, int offset, int length) {
         encode(block, data, offset, length);
     }
 

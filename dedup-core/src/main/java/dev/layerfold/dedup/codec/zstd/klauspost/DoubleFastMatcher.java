@@ -12,7 +12,7 @@ import java.util.Arrays;
  * block has three sequences, by when both offsets it uses came from its own matches. So they are not
  * carried between blocks here.
  */
-final class DoubleFastMatcher implements MatchFinder {
+final class DoubleFastMatcher extends MatchFinder {
 
     private static final int LONG_BITS = 17;
     private static final int SHORT_BITS = 15;
@@ -26,10 +26,9 @@ final class DoubleFastMatcher implements MatchFinder {
     private final int[] longValue = new int[1 << LONG_BITS];
     private final int[] shortOffset = new int[1 << SHORT_BITS];
     private final int[] shortValue = new int[1 << SHORT_BITS];
-    private final MatchWindow window;
 
     DoubleFastMatcher(int windowSize) {
-        this.window = new MatchWindow(windowSize);
+        super(windowSize);
     }
 
     private static int hashLong(long u) {
@@ -41,7 +40,7 @@ final class DoubleFastMatcher implements MatchFinder {
     }
 
     @Override
-    public void encode(Block block, byte[] data, int offset, int length) {
+    void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
             window.rebase(shortOffset, longOffset);
         }
@@ -50,7 +49,7 @@ final class DoubleFastMatcher implements MatchFinder {
     }
 
     @Override
-    public void encodeAlone(Block block, byte[] data, int offset, int length) {
+    void encodeAlone(Block block, byte[] data, int offset, int length) {
         byte[] src = Arrays.copyOfRange(data, offset, offset + length);
         find(block, src, 0, length, true);
     }

@@ -9,7 +9,7 @@ import java.util.Arrays;
  * growing with the distance since the last match. As in {@link DoubleFastMatcher}, the block's
  * starting recent offsets never reach the output.
  */
-final class FastMatcher implements MatchFinder {
+final class FastMatcher extends MatchFinder {
 
     private static final int TABLE_BITS = 15;
     private static final long PRIME_6 = 227718039650203L;
@@ -20,10 +20,9 @@ final class FastMatcher implements MatchFinder {
 
     private final int[] tableOffset = new int[1 << TABLE_BITS];
     private final int[] tableValue = new int[1 << TABLE_BITS];
-    private final MatchWindow window;
 
     FastMatcher(int windowSize) {
-        this.window = new MatchWindow(windowSize);
+        super(windowSize);
     }
 
     private static int hash(long u) {
@@ -31,7 +30,7 @@ final class FastMatcher implements MatchFinder {
     }
 
     @Override
-    public void encode(Block block, byte[] data, int offset, int length) {
+    void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
             window.rebase(tableOffset);
         }
@@ -40,7 +39,7 @@ final class FastMatcher implements MatchFinder {
     }
 
     @Override
-    public void encodeAlone(Block block, byte[] data, int offset, int length) {
+    void encodeAlone(Block block, byte[] data, int offset, int length) {
         find(block, Arrays.copyOfRange(data, offset, offset + length), 0, length, true);
     }
 

@@ -82,7 +82,7 @@ public record KlauspostSettings(int level, Release release) {
     }
 
     /** WithEncoderLevel's block size: 64 KiB at SpeedFastest, else 128 KiB. */
-    int blockSize() {
+    public int blockSize() {
         return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
     }
 

@@ -24,7 +24,8 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     private final int windowSize;
     private final byte[] filling;
     private int filled;
-    private final XxHash64 checksum = new XxHash64();
+    /** Null in a resumed segment ({@link #resumedSegment}): the frame's checksum covers all of its content. */
+    private final XxHash64 checksum;
     private final MatchFinder matcher;
     private final Block block = new Block();
     private final BlockWriter blocks;
@@ -33,16 +34,55 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     private boolean finished;
 
     public KlauspostZstdEncoder(KlauspostSettings settings, OutputStream sink) {
+        this(settings, sink, new XxHash64());
+    }
+
+    private KlauspostZstdEncoder(KlauspostSettings settings, OutputStream sink, XxHash64 checksum) {
         this.sink = sink;
+        this.checksum = checksum;
         this.windowSize = settings.windowSize();
         this.filling = new byte[settings.blockSize()];
         this.matcher = settings.matchFinder();
         this.blocks = new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
     }
 
+    /**
+     * The encoder of a segment of a streamed frame from a block boundary past its first block,
+     * without the frame's checksum (which covers all of the content), its state rebuilt by a warm-up:
+     * the input before the last {@code warmUp} bytes of {@code history} only joins the window, those
+     * are encoded as the frame's blocks were, into nothing. Where the warm-up covers all of the input
+     * before the point the state is the Writer's own; a shorter one gives it only where the match
+     * finder's tables, which keep positions from the whole window, come out alike, which they rarely
+     * do (docs/design.md, "zstd frames: no restart points"). So nothing restores
+     * from it: the {@code zstd-warmup} benchmark measures how often it would hold.
+     *
+     * @param history the input before the point, a block boundary; its last {@code warmUp} bytes, a
+     *                multiple of the block size, are encoded again (the earlier ones only join the window)
+     */
+    public static KlauspostZstdEncoder resumedSegment(KlauspostSettings settings, byte[] history, int offset, int length, int warmUp,
+                                                      OutputStream sink) {
+        if (warmUp % settings.blockSize() != 0 || warmUp > length || warmUp == 0) {
+            throw new IllegalArgumentException("a warm-up of " + warmUp + " bytes is not whole blocks of the " + length + " given");
+        }
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, sink, null);
+        encoder.headerWritten = true;
+        int primed = length - warmUp;
+        encoder.matcher.prime(history, offset, primed);
+        Bytes discarded = new Bytes(encoder.out.data.length);
+        for (int at = offset + primed; at < offset + length; at += encoder.filling.length) {
+            encoder.block.reset();
+            encoder.matcher.encode(encoder.block, history, at, encoder.filling.length);
+            discarded.clear();
+            encoder.blocks.write(encoder.block, history, at, false, discarded);
+        }
+        return encoder;
+    }
+
     @Override
     public void write(byte[] data, int offset, int length) throws IOException {
-        checksum.update(data, offset, length);
+        if (checksum != null) {
+            checksum.update(data, offset, length);
+        }
         while (length > 0) {
             int n = Math.min(length, filling.length - filled);
             System.arraycopy(data, offset, filling, filled, n);
@@ -141,6 +181,9 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     }
 
     private void writeChecksum() throws IOException {
+        if (checksum == null) {
+            return;
+        }
         long digest = checksum.digest();
         sink.write(new byte[] {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)});
     }
