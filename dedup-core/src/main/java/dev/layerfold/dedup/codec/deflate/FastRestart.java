@@ -187,6 +187,11 @@ public final class FastRestart<E, P extends BoundarySegment.State> {
         return shadow != null && at >= nextCheck;
     }
 
+    /** The input offset of the next comparison with the shadow, or {@link Long#MAX_VALUE} with no check under way. */
+    public long nextCompare() {
+        return shadow != null ? nextCheck : Long.MAX_VALUE;
+    }
+
     /** The input offset the shadow was given input up to. */
     public long fed() {
         return fed;

@@ -40,6 +40,10 @@ import java.util.function.Supplier;
  *       at a bit the encoder decides; points lie at the first block boundary past each requested
  *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
  *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
+ *   <li>{@code go} levels 2 and 3: the same four values (the last three always 0, 3, 0), but, as
+ *       zlib's levels 1 to 3 below, a resumed segment rebuilds its hash chains by a warm-up over the
+ *       256 KiB before the point, and the proof records only boundaries where a segment so resumed
+ *       was seen to go on as the encoder did; the encoder reads up to 96 KiB past a boundary before it knows.</li>
  *   <li>{@code go} level 1 (crane, ko, kaniko through go-containerregistry): points lie at 65535-byte
  *       block boundaries and carry no state values; the match finder's table is rebuilt by a warm-up
  *       over the two blocks before ({@link GoFastSegmentEncoder}), and the proof records only
@@ -72,8 +76,6 @@ public final class RestartableEncoders {
     public static final long SPACING = 4L << 20;
     /** The input before a point that a rebuilt state reads for most families: DEFLATE's window. See {@link #history}. */
     public static final int HISTORY = 32 * 1024;
-    /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
-    private static final int GO_LOOKAHEAD = 64 * 1024;
     /** Go 1.27's levels 7 to 9 step over a 64 KiB window too. */
     private static final int GO127_LAZY_LOOKAHEAD = 64 * 1024;
 
@@ -105,6 +107,9 @@ public final class RestartableEncoders {
      * by a warm-up over the input before it.
      */
     public static int history(EncoderSpec spec) {
+        if (goLevel(spec).isPresent()) {
+            return GoSegmentEncoder.history(spec.level());
+        }
         if (go127Level(spec).isPresent()) {
             return Go127SegmentEncoder.HISTORY;
         }
@@ -119,7 +124,7 @@ public final class RestartableEncoders {
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
+        return goLevel(spec).isPresent() ? GoSegmentEncoder.lookahead(spec.level()) : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
                 : go127Lazy(spec) ? GO127_LAZY_LOOKAHEAD : 0;
     }
 
@@ -135,7 +140,7 @@ public final class RestartableEncoders {
         };
     }
 
-    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (4 to 9), not flushed before its end. */
+    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (2 to 9), not flushed before its end. */
     private static Optional<Integer> goLevel(EncoderSpec spec) {
         return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoSegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
@@ -256,14 +261,19 @@ public final class RestartableEncoders {
     }
 
     private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        GoSegmentEncoder go = fromStart(point)
-                ? GoSegmentEncoder.start(out, level)
-                : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()), history, offset, length);
+        GoSegmentEncoder go;
+        try {
+            go = fromStart(point)
+                    ? GoSegmentEncoder.start(out, level)
+                    : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()),
+                            history, offset, length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
         }
-        return atBoundaries("Go", go, point, end, () -> {
-        });
+        return atBoundaries("Go", go, point, end, () -> go.verifyBoundaries(history, offset, length));
     }
 
     private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
