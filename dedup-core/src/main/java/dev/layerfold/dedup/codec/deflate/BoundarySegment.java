@@ -21,6 +21,17 @@ public interface BoundarySegment {
         List<Integer> values();
     }
 
+    /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    void endAtBlockFrom(long offset);
+
+    /**
+     * For the proof, before any input: the segment ends only at a boundary where a segment resumed there
+     * goes on exactly as this one; {@code history[offset..offset+length)} is the input before its start.
+     * Only families whose resume rebuilds the state by a warm-up that may not hold check; by default all hold.
+     */
+    default void verifyBoundaries(byte[] history, int offset, int length) {
+    }
+
     /** Takes input; returns how much (less than given once the segment stopped). */
     int write(byte[] data, int offset, int length) throws IOException;
 

@@ -261,31 +261,18 @@ public final class RestartableEncoders {
     }
 
     private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        GoSegmentEncoder go;
-        try {
-            go = fromStart(point)
-                    ? GoSegmentEncoder.start(out, level)
-                    : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()),
-                            history, offset, length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (end != Long.MAX_VALUE) {
-            go.endAtBlockFrom(end);
-        }
-        return atBoundaries("Go", go, point, end, () -> go.verifyBoundaries(history, offset, length));
+        return atBoundaries("Go", () -> fromStart(point)
+                ? GoSegmentEncoder.start(out, level)
+                : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length), point, end, history, offset, length);
     }
 
     private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
                                        int length, OutputStream out) {
-        LazySegmentEncoder segment = fromStart(point)
+        return atBoundaries(encoder.toString(), () -> fromStart(point)
                 ? LazySegmentEncoder.start(encoder, out, level)
                 : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length);
-        if (end != Long.MAX_VALUE) {
-            segment.endAtBlockFrom(end);
-        }
-        return atBoundaries(encoder.toString(), segment, point, end, () -> segment.verifyBoundaries(history, offset, length));
+                        history, offset, length), point, end, history, offset, length);
     }
 
     private static SegmentEncoder go127(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
@@ -301,36 +288,41 @@ public final class RestartableEncoders {
     }
 
     private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        Go127LazySegmentEncoder go;
-        try {
-            go = fromStart(point)
-                    ? Go127LazySegmentEncoder.start(out, level)
-                    : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
-                            history, offset, length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (end != Long.MAX_VALUE) {
-            go.endAtBlockFrom(end);
-        }
-        return atBoundaries("Go 1.27", go, point, end, () -> {
-        });
+        return atBoundaries("Go 1.27", () -> fromStart(point)
+                ? Go127LazySegmentEncoder.start(out, level)
+                : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length), point, end, history, offset, length);
     }
 
     private static boolean fromStart(RestartPoint point) {
         return point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty();
     }
 
+    /** Opens a segment of a family that records its state at block boundaries; an IOException is its resume's. */
+    private interface BoundarySegmentOpener {
+        BoundarySegment open() throws IOException;
+    }
+
     /**
-     * A family whose segments end at the first block boundary past {@code end} and record the
-     * encoder's state there; {@code verify}: what the proof's first segment does to check the
-     * boundaries it may end at, where the family checks them.
+     * A family whose segments end at the first block boundary past {@code end} (that the proof verifies,
+     * where the family checks them) and record the encoder's state there; {@code history[offset..offset+length)}:
+     * the input before the point.
      */
-    private static SegmentEncoder atBoundaries(String family, BoundarySegment segment, RestartPoint point, long end, Runnable verify) {
+    private static SegmentEncoder atBoundaries(String family, BoundarySegmentOpener opener, RestartPoint point, long end, byte[] history,
+                                               int offset, int length) {
+        BoundarySegment segment;
+        try {
+            segment = opener.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (end != Long.MAX_VALUE) {
+            segment.endAtBlockFrom(end);
+        }
         return new SegmentEncoder() {
             @Override
             public void verifyRestartPoints() {
-                verify.run();
+                segment.verifyBoundaries(history, offset, length);
             }
 
             @Override

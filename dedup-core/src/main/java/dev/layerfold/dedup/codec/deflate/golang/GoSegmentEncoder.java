@@ -95,12 +95,14 @@ public final class GoSegmentEncoder implements BoundarySegment {
      * boundaries all hold). {@code history[offset..offset+length)} is the input before the segment's
      * start, as much of the {@link #history} as there is.
      */
+    @Override
     public void verifyBoundaries(byte[] history, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, history.length);
         compressor.verifyBoundaries(history, offset, length, start);
     }
 
     /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    @Override
     public void endAtBlockFrom(long offset) {
         compressor.stopAtBlockEnd(offset);
     }

@@ -84,6 +84,7 @@ public final class LazySegmentEncoder implements BoundarySegment {
      * boundaries all hold). {@code history[offset..offset+length)} is the input before the segment's
      * start, as much of the {@link #history} as there is.
      */
+    @Override
     public void verifyBoundaries(byte[] history, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, history.length);
         deflate.verifyBoundaries(history, offset, length, start);
@@ -109,6 +110,7 @@ public final class LazySegmentEncoder implements BoundarySegment {
     }
 
     /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    @Override
     public void endAtBlockFrom(long offset) {
         deflate.stopAtBlockFrom(offset);
     }
