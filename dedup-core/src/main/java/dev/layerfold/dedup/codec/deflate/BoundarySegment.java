@@ -8,7 +8,7 @@ import java.util.Optional;
  * One segment of a DEFLATE stream, encoded from the start or from a state rebuilt at a block
  * boundary, up to the first block boundary at or past a given input offset, where it records the
  * encoder's state in a few values: the families whose restart points carry state values (Go
- * 1.8-1.26 levels 4-9, Go 1.27 levels 7-9, zlib and GNU gzip). The restart points' code drives
+ * 1.8-1.26 levels 2-9, Go 1.27 levels 7-9, zlib and GNU gzip). The restart points' code drives
  * them all through this one seam.
  */
 public interface BoundarySegment {
