@@ -6,9 +6,10 @@ import java.util.function.BooleanSupplier;
  * What the greedy hash-chain encoders share for restart points: zlib's deflate_fast, GNU gzip's levels 1
  * to 3 and Go 1.8-1.26's levels 2 and 3. They hash a match's positions into the chains only when it is
  * short (zlib's {@code max_insert_length}, Go's {@code fastSkipHashing}: 4 to 6), so which positions the
- * chains hold depends on where earlier matches started, and the 32 KiB before a point do not tell. A resumed segment rebuilds them by a warm-up: the match finder runs from empty chains
- * over the {@value #WARM_UP} bytes before the point, its tokens dropped, and the segment's first block
- * starts where it reaches the point.
+ * chains hold depends on where earlier matches started, and the 32 KiB before a point do not tell. A
+ * resumed segment rebuilds them by a warm-up: the match finder runs from empty chains over the
+ * {@value #WARM_UP} bytes before the point, its tokens dropped, and the segment's first block starts
+ * where it reaches the point.
  *
  * <p>Where the warm-up's chains are not the original's right at the point, its tokens may still be:
  * a chain that differs only in positions no later search reaches, or reaches only after the

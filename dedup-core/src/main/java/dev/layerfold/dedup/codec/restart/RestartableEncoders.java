@@ -124,7 +124,8 @@ public final class RestartableEncoders {
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GoSegmentEncoder.lookahead(spec.level()) : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
+        return goLevel(spec).isPresent() ? GoSegmentEncoder.lookahead(spec.level())
+                : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
                 : go127Lazy(spec) ? GO127_LAZY_LOOKAHEAD : 0;
     }
 

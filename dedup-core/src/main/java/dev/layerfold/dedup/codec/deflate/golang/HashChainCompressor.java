@@ -487,7 +487,10 @@ final class HashChainCompressor extends Compressor {
         compareWithShadow();
     }
 
-    /** Gives the shadow the input this encoder read, up to where it is, and compares them there; the segment ends at the shadow's point once it holds. */
+    /**
+     * Gives the shadow the input this encoder read, up to where it is, and compares them there; the
+     * segment ends at the shadow's point once it holds.
+     */
     private void compareWithShadow() throws IOException {
         HashChainCompressor shadow = verified.shadow();
         long at = windowStart + index;
