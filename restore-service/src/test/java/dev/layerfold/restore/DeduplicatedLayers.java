@@ -93,6 +93,14 @@ final class DeduplicatedLayers {
         return gzip(systemFilesTar(random, megabytes), out -> GoFlateEncoder.create(out, 1));
     }
 
+    /**
+     * This machine's system files through Go's level 2 (greedy hash chains that skip hashing inside long
+     * matches): points where the proof saw a warm-up over the 256 KiB before rebuild the chains.
+     */
+    static byte[] goLevel2Layer(Random random, int megabytes) throws IOException {
+        return gzip(systemFilesTar(random, megabytes), out -> GoFlateEncoder.create(out, 2));
+    }
+
     /** The same tar through the JDK's {@code GZIPOutputStream} (zlib -6 with its defaults, as Python and most zlib tools write it). */
     static byte[] zlibLayer(Random random, int megabytes) throws IOException {
         ByteArrayOutputStream blob = new ByteArrayOutputStream();

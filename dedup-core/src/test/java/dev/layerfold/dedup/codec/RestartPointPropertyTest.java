@@ -70,6 +70,9 @@ class RestartPointPropertyTest {
     private static final EncoderSpec GO127_9 = EncoderSpec.of(StandardEncoders.GO127, 9);
     /** crane's, ko's and kaniko's: go-containerregistry's gzip.BestSpeed. */
     private static final EncoderSpec GO_1 = EncoderSpec.of(StandardEncoders.GO, 1);
+    /** Go 1.8-1.26's greedy levels: points where the proof's check found a warm-up holds. */
+    private static final EncoderSpec GO_2 = EncoderSpec.of(StandardEncoders.GO, 2);
+    private static final EncoderSpec GO_3 = EncoderSpec.of(StandardEncoders.GO, 3);
     /** Python's {@code gzip.compress(compresslevel=1)} and {@code gzip -1}: points where the proof's check found a warm-up holds. */
     private static final EncoderSpec ZLIB_1 = EncoderSpec.of(StandardEncoders.ZLIB, 1);
     private static final EncoderSpec GZIP_1 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 1);
@@ -88,6 +91,12 @@ class RestartPointPropertyTest {
     /** Go 1.27's levels 7 to 9, drawn among all the families above too, on their own: their points carry an opener's state. */
     @Property(tries = 12)
     void everyRecordedGo127LazyPointReproducesItsSegment(@ForAll("tars") byte[] tar, @ForAll("go127Lazy") EncoderSpec spec) throws IOException {
+        assertRestartsExact(layer(tar, spec), spec);
+    }
+
+    /** Go 1.8-1.26's greedy levels 2 and 3, drawn among all the families above too, on their own: their points hold where a shadow saw them hold. */
+    @Property(tries = 10)
+    void everyRecordedGreedyGoPointReproducesItsSegment(@ForAll("tars") byte[] tar, @ForAll("goGreedy") EncoderSpec spec) throws IOException {
         assertRestartsExact(layer(tar, spec), spec);
     }
 
@@ -262,6 +271,26 @@ class RestartPointPropertyTest {
         assertThat(points).as("points of %s", spec).hasSizeGreaterThan((int) (boundaries / 4));
     }
 
+    /**
+     * Go 1.8-1.26's greedy levels 2 and 3 over tars of system files, compressed by the real installed Go:
+     * the layer is identified as Go's, and the proof records block boundaries where a segment resumed
+     * by a warm-up over the 256 KiB before was seen to go on as the encoder did. Prints the share.
+     */
+    @Test
+    void realGoLevels2And3LayersGetVerifiedPoints() throws Exception {
+        byte[] tar = concat(TestInputs.tarOf(Path.of("/usr/share"), 3_000_000),
+                TestInputs.tarOf(Path.of("/usr/lib"), 3_000_000));
+        for (EncoderSpec go : List.of(GO_2, GO_3)) {
+            byte[] blob = gzip(GoFlateOracle.get().compress(go.level(), tar), tar);
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            assertThat(split.members().getFirst().encoder()).isEqualTo(go);
+            List<RestartPoint> points = assertRestartsExact(blob, go);
+            System.out.printf("%s: %d verified restart points over %.1f MB (one asked for every %d KiB)%n",
+                    go.label(), points.size() - 1, tar.length / 1e6, SPACING / 1024);
+            assertThat(points).as("points of %s", go).hasSizeGreaterThan((int) (tar.length / SPACING / 4));
+        }
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
@@ -275,10 +304,10 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -287,7 +316,7 @@ class RestartPointPropertyTest {
     @Test
     void aWrongStateValueIsCaught() throws IOException {
         assertDamageCaught(PIGZ_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         }
@@ -297,6 +326,24 @@ class RestartPointPropertyTest {
         assertDamageCaught(GO_1, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0, 0, 0, 3, 0, 0), p.segmentSha256()));
+    }
+
+    /**
+     * A Go level 2 or 3 point's values, each damaged: the window's place off its 32 KiB grid, or a
+     * pending byte or match, which the greedy levels never carry across a block boundary, is refused.
+     */
+    @Test
+    void aWrongGreedyGoStateValueIsCaught() throws IOException {
+        for (EncoderSpec spec : List.of(GO_2, GO_3)) {
+            for (int value = 0; value < 4; value++) {
+                int damaged = value;
+                assertDamageCaught(spec, p -> {
+                    List<Integer> state = new ArrayList<>(p.state());
+                    state.set(damaged, state.get(damaged) + (damaged == 0 ? 1000 : 1));
+                    return new RestartPoint(p.inputOffset(), p.outputBitOffset(), state, p.segmentSha256());
+                });
+            }
+        }
     }
 
     /**
@@ -351,14 +398,14 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -578,11 +625,16 @@ class RestartPointPropertyTest {
                 .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
-        Arbitrary<EncoderSpec> go = Arbitraries.of(1, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
+        Arbitrary<EncoderSpec> go = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
         Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);
+    }
+
+    @Provide
+    Arbitrary<EncoderSpec> goGreedy() {
+        return Arbitraries.of(GO_2, GO_3);
     }
 
     @Provide

@@ -8,7 +8,7 @@ import java.util.Optional;
  * One segment of a DEFLATE stream, encoded from the start or from a state rebuilt at a block
  * boundary, up to the first block boundary at or past a given input offset, where it records the
  * encoder's state in a few values: the families whose restart points carry state values (Go
- * 1.8-1.26 levels 4-9, Go 1.27 levels 7-9, zlib and GNU gzip). The restart points' code drives
+ * 1.8-1.26 levels 2-9, Go 1.27 levels 7-9, zlib and GNU gzip). The restart points' code drives
  * them all through this one seam.
  */
 public interface BoundarySegment {
@@ -19,6 +19,17 @@ public interface BoundarySegment {
         long input();
 
         List<Integer> values();
+    }
+
+    /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    void endAtBlockFrom(long offset);
+
+    /**
+     * For the proof, before any input: the segment ends only at a boundary where a segment resumed there
+     * goes on exactly as this one; {@code history[offset..offset+length)} is the input before its start.
+     * Only families whose resume rebuilds the state by a warm-up that may not hold check; by default all hold.
+     */
+    default void verifyBoundaries(byte[] history, int offset, int length) {
     }
 
     /** Takes input; returns how much (less than given once the segment stopped). */

@@ -40,6 +40,10 @@ import java.util.function.Supplier;
  *       at a bit the encoder decides; points lie at the first block boundary past each requested
  *       offset and carry {@link GoRestartState}'s four values. The encoder reads up to
  *       {@link #lookahead} bytes past a boundary before it ends the block there.</li>
+ *   <li>{@code go} levels 2 and 3: the same four values (the last three always 0, 3, 0), but, as
+ *       zlib's levels 1 to 3 below, a resumed segment rebuilds its hash chains by a warm-up over the
+ *       256 KiB before the point, and the proof records only boundaries where a segment so resumed
+ *       was seen to go on as the encoder did; the encoder reads up to 96 KiB past a boundary before it knows.</li>
  *   <li>{@code go} level 1 (crane, ko, kaniko through go-containerregistry): points lie at 65535-byte
  *       block boundaries and carry no state values; the match finder's table is rebuilt by a warm-up
  *       over the two blocks before ({@link GoFastSegmentEncoder}), and the proof records only
@@ -72,8 +76,6 @@ public final class RestartableEncoders {
     public static final long SPACING = 4L << 20;
     /** The input before a point that a rebuilt state reads for most families: DEFLATE's window. See {@link #history}. */
     public static final int HISTORY = 32 * 1024;
-    /** Go's window: its levels 4-9 step when it is full, so a block's end is known with at most this much input past it. */
-    private static final int GO_LOOKAHEAD = 64 * 1024;
     /** Go 1.27's levels 7 to 9 step over a 64 KiB window too. */
     private static final int GO127_LAZY_LOOKAHEAD = 64 * 1024;
 
@@ -105,6 +107,9 @@ public final class RestartableEncoders {
      * by a warm-up over the input before it.
      */
     public static int history(EncoderSpec spec) {
+        if (goLevel(spec).isPresent()) {
+            return GoSegmentEncoder.history(spec.level());
+        }
         if (go127Level(spec).isPresent()) {
             return Go127SegmentEncoder.HISTORY;
         }
@@ -119,7 +124,8 @@ public final class RestartableEncoders {
 
     /** How much input past a segment's end its encoder may read before it ends the segment. */
     public static int lookahead(EncoderSpec spec) {
-        return goLevel(spec).isPresent() ? GO_LOOKAHEAD : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
+        return goLevel(spec).isPresent() ? GoSegmentEncoder.lookahead(spec.level())
+                : lazyDeflate(spec).isPresent() ? LazySegmentEncoder.lookahead(spec.level())
                 : go127Lazy(spec) ? GO127_LAZY_LOOKAHEAD : 0;
     }
 
@@ -135,7 +141,7 @@ public final class RestartableEncoders {
         };
     }
 
-    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (4 to 9), not flushed before its end. */
+    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (2 to 9), not flushed before its end. */
     private static Optional<Integer> goLevel(EncoderSpec spec) {
         return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoSegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
@@ -256,26 +262,18 @@ public final class RestartableEncoders {
     }
 
     private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        GoSegmentEncoder go = fromStart(point)
+        return atBoundaries("Go", () -> fromStart(point)
                 ? GoSegmentEncoder.start(out, level)
-                : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()), history, offset, length);
-        if (end != Long.MAX_VALUE) {
-            go.endAtBlockFrom(end);
-        }
-        return atBoundaries("Go", go, point, end, () -> {
-        });
+                : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length), point, end, history, offset, length);
     }
 
     private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
                                        int length, OutputStream out) {
-        LazySegmentEncoder segment = fromStart(point)
+        return atBoundaries(encoder.toString(), () -> fromStart(point)
                 ? LazySegmentEncoder.start(encoder, out, level)
                 : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length);
-        if (end != Long.MAX_VALUE) {
-            segment.endAtBlockFrom(end);
-        }
-        return atBoundaries(encoder.toString(), segment, point, end, () -> segment.verifyBoundaries(history, offset, length));
+                        history, offset, length), point, end, history, offset, length);
     }
 
     private static SegmentEncoder go127(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
@@ -291,36 +289,41 @@ public final class RestartableEncoders {
     }
 
     private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        Go127LazySegmentEncoder go;
-        try {
-            go = fromStart(point)
-                    ? Go127LazySegmentEncoder.start(out, level)
-                    : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
-                            history, offset, length);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        if (end != Long.MAX_VALUE) {
-            go.endAtBlockFrom(end);
-        }
-        return atBoundaries("Go 1.27", go, point, end, () -> {
-        });
+        return atBoundaries("Go 1.27", () -> fromStart(point)
+                ? Go127LazySegmentEncoder.start(out, level)
+                : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length), point, end, history, offset, length);
     }
 
     private static boolean fromStart(RestartPoint point) {
         return point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty();
     }
 
+    /** Opens a segment of a family that records its state at block boundaries; an IOException is its resume's. */
+    private interface BoundarySegmentOpener {
+        BoundarySegment open() throws IOException;
+    }
+
     /**
-     * A family whose segments end at the first block boundary past {@code end} and record the
-     * encoder's state there; {@code verify}: what the proof's first segment does to check the
-     * boundaries it may end at, where the family checks them.
+     * A family whose segments end at the first block boundary past {@code end} (that the proof verifies,
+     * where the family checks them) and record the encoder's state there; {@code history[offset..offset+length)}:
+     * the input before the point.
      */
-    private static SegmentEncoder atBoundaries(String family, BoundarySegment segment, RestartPoint point, long end, Runnable verify) {
+    private static SegmentEncoder atBoundaries(String family, BoundarySegmentOpener opener, RestartPoint point, long end, byte[] history,
+                                               int offset, int length) {
+        BoundarySegment segment;
+        try {
+            segment = opener.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (end != Long.MAX_VALUE) {
+            segment.endAtBlockFrom(end);
+        }
         return new SegmentEncoder() {
             @Override
             public void verifyRestartPoints() {
-                verify.run();
+                segment.verifyBoundaries(history, offset, length);
             }
 
             @Override

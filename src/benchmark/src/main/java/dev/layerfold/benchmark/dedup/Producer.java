@@ -9,6 +9,8 @@ enum Producer {
     GO_6("go-6", "docker (Go gzip -6)"),
     /** crane, ko, kaniko: the same at level 1. */
     GO_1("go-1", "crane (Go gzip -1)"),
+    /** Go tools that pick a fast level above BestSpeed: the same at level 2, greedy hash chains. Only the restart suite measures it. */
+    GO_2("go-2", "Go gzip -2"),
     /** docker push, buildkit, containerd built with Go 1.27, whose compress/flate is klauspost's: level 6. */
     GO127_6("go127-6", "docker on Go 1.27 (Go gzip -6)"),
     /** eStargz and some tools on Go 1.27: its lazy level 9. Only the restart suite measures it. */
@@ -36,10 +38,10 @@ enum Producer {
 
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
-        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9;
+        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2;
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1 || this == GO127_6 || this == GO127_9;
+        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO127_6 || this == GO127_9;
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
  * input itself: where the window starts (it slides by 32 KiB once nearly full, so this is where
  * the next slide falls and how far back matches reach), and the lazy matcher's pending byte and
  * the match it found there. The hash chains follow from the 32 KiB of input before the point.
+ * Levels 2 and 3 carry the same values, the matcher's always empty (no byte pending, length 3,
+ * offset 0); their chains are rebuilt by a warm-up over more input.
  */
 public record GoRestartState(long input, long windowStart, boolean byteAvailable, int length, int offset) implements BoundarySegment.State {
 

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FastRestart;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,12 +9,14 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Go's levels 4 to 9 encoding one segment of a stream between block boundaries: from the start or
+ * Go's levels 2 to 9 encoding one segment of a stream between block boundaries: from the start or
  * from a {@link GoRestartState} rebuilt with the input before it, up to the first block ending at
  * or after a given input offset, or to the end. Go's blocks are not byte aligned: a segment that
  * starts {@code k} bits into a byte writes that first byte with its low {@code k} bits zero, and
  * its last partial byte with the bits after its end zero, so that consecutive segments merge by
- * OR-ing the byte they share.
+ * OR-ing the byte they share. The lazy levels (4 to 9) hash every position, so the 32 KiB before a
+ * point rebuild their chains exactly; the greedy levels (2 and 3) rebuild them by a warm-up over more
+ * input ({@link FastRestart}), which holds only at boundaries {@link #verifyBoundaries verified}.
  *
  * <p>The compressor steps only when its window is full (or at the end), as Go's does in a single
  * write of the whole input: where the window slides then depends on the input alone, not on how
@@ -25,46 +28,81 @@ public final class GoSegmentEncoder implements BoundarySegment {
     private final HuffmanBitWriter w;
     private final HashChainCompressor compressor;
     private final long startBit;
+    /** The input offset the segment starts at. */
+    private final long start;
 
-    private GoSegmentEncoder(OutputStream out, int level, long startBit) {
-        int effective = level == -1 ? 6 : level;
+    private GoSegmentEncoder(OutputStream out, int level, long startBit, long start) {
         if (!restartable(level)) {
-            throw new IllegalArgumentException("Go level " + level + " has no restart points (levels 4 to 9 hash every position)");
+            throw new IllegalArgumentException("Go level " + level + " has no restart points (levels 2 to 9 search hash chains)");
         }
         this.w = new HuffmanBitWriter(Objects.requireNonNull(out, "out"));
-        this.compressor = new HashChainCompressor(w, CompressionLevel.of(effective));
+        this.compressor = new HashChainCompressor(w, CompressionLevel.of(level == -1 ? 6 : level));
         this.startBit = startBit;
+        this.start = start;
         w.startAtBit((int) (startBit & 7));
     }
 
-    /** Whether Go's {@code level} can be encoded in segments: the lazy levels, which hash every position. */
+    /**
+     * Whether Go's {@code level} can be encoded in segments: the levels that search hash chains, lazy
+     * (4 to 9) or greedy (2 and 3, whose boundaries hold only where {@link #verifyBoundaries verified}).
+     */
     public static boolean restartable(int level) {
         int effective = level == -1 ? 6 : level;
-        return effective >= 4 && effective <= 9 && CompressionLevel.of(effective).fastSkipHashing() == HashChainCompressor.SKIP_NEVER;
+        return effective >= 2 && effective <= 9;
+    }
+
+    private static boolean greedy(int level) {
+        return level == 2 || level == 3;
+    }
+
+    /** How much input before a point at {@code level} a resume reads: a window, or the greedy levels' warm-up. */
+    public static int history(int level) {
+        return greedy(level) ? FastRestart.WARM_UP : 32 * 1024;
+    }
+
+    /**
+     * How much input past a boundary an encoder at {@code level} may read before it ends a segment there:
+     * its 64 KiB window, or the greedy levels' check.
+     */
+    public static int lookahead(int level) {
+        return greedy(level) ? FastRestart.LOOKAHEAD : 64 * 1024;
     }
 
     /** A segment from the stream's start. */
     public static GoSegmentEncoder start(OutputStream out, int level) {
-        return new GoSegmentEncoder(out, level, 0);
+        return new GoSegmentEncoder(out, level, 0, 0);
     }
 
     /**
      * A segment from the block boundary {@code state} at bit {@code startBit} of the stream, with
-     * {@code history[offset..offset+length)} the input right before it (its last 32 KiB at least).
+     * {@code history[offset..offset+length)} the input right before it (its last {@link #history} bytes at least).
      *
      * @throws IllegalArgumentException if the state cannot be a block boundary
      */
     public static GoSegmentEncoder resume(OutputStream out, int level, long startBit, GoRestartState state,
-                                          byte[] history, int offset, int length) {
+                                          byte[] history, int offset, int length) throws IOException {
         if (startBit < 0) {
             throw new IllegalArgumentException("a segment cannot start at bit " + startBit);
         }
-        GoSegmentEncoder segment = new GoSegmentEncoder(out, level, startBit);
+        GoSegmentEncoder segment = new GoSegmentEncoder(out, level, startBit, state.input());
         segment.compressor.resume(history, offset, length, state);
         return segment;
     }
 
+    /**
+     * For the proof, before any input: the segment ends only at a boundary where a segment resumed
+     * there goes on exactly as this one (the greedy levels check it by a warm-up; the lazy levels'
+     * boundaries all hold). {@code history[offset..offset+length)} is the input before the segment's
+     * start, as much of the {@link #history} as there is.
+     */
+    @Override
+    public void verifyBoundaries(byte[] history, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, history.length);
+        compressor.verifyBoundaries(history, offset, length, start);
+    }
+
     /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    @Override
     public void endAtBlockFrom(long offset) {
         compressor.stopAtBlockEnd(offset);
     }
@@ -76,17 +114,7 @@ public final class GoSegmentEncoder implements BoundarySegment {
     @Override
     public int write(byte[] data, int offset, int length) throws IOException {
         Objects.checkFromIndexSize(offset, length, data.length);
-        int taken = 0;
-        while (taken < length && compressor.stopped() == null) {
-            if (compressor.windowFull()) {
-                compressor.step(false);
-                if (compressor.stopped() != null) {
-                    break;
-                }
-            }
-            taken += compressor.fill(data, offset + taken, length - taken);
-        }
-        return taken;
+        return compressor.take(data, offset, length);
     }
 
     /**

@@ -1,8 +1,10 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
+import dev.layerfold.dedup.codec.deflate.FastRestart;
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -11,7 +13,10 @@ import java.util.Arrays;
 /**
  * Levels 2 to 9: LZ77 over a 32 KiB sliding window with hash chains, greedy at levels 2 and 3 and
  * lazy from level 4; Go's {@code fillDeflate}, {@code deflate}, {@code findMatch} and
- * {@code writeBlock} in {@code compress/flate/deflate.go}.
+ * {@code writeBlock} in {@code compress/flate/deflate.go}. It can also stop at a block boundary and
+ * resume from one: the lazy levels hash every position, so the 32 KiB before a point rebuild their
+ * chains; the greedy levels skip hashing inside long matches, so a warm-up over more input rebuilds
+ * them ({@link FastRestart}), and the proof keeps only boundaries where a shadow saw it hold.
  */
 final class HashChainCompressor extends Compressor {
 
@@ -74,6 +79,22 @@ final class HashChainCompressor extends Compressor {
     /** Window positions {@code [rebuildFrom, rebuildTo)} still to be inserted into the hash chains after a resume. */
     private int rebuildFrom;
     private int rebuildTo;
+    /** A greedy level resumed from a point: until this input offset (the point) it warms the chains up, writing nothing; -1 after. */
+    private long warmUntil = -1;
+    /** A check's shadow stops stepping at this input offset, where the encoder it shadows is. */
+    private long pauseAt = Long.MAX_VALUE;
+    /** A greedy level for the proof: it ends a segment only at boundaries a shadow was seen to go on from as it does; null otherwise. */
+    private FastRestart<HashChainCompressor, GoRestartState> verified;
+
+    /** Why {@link #deflate} returned. */
+    private enum Halt {
+        /** It needs more input (or, syncing, wrote everything). */
+        INPUT,
+        /** It reached the index it was told to pause at. */
+        PAUSE,
+        /** A block ended at or past {@link #stopAt}. */
+        BOUNDARY
+    }
 
     HashChainCompressor(HuffmanBitWriter w, CompressionLevel level) {
         super(w);
@@ -103,6 +124,7 @@ final class HashChainCompressor extends Compressor {
         stopped = null;
         rebuildFrom = 0;
         rebuildTo = 0;
+        warmUntil = -1;
     }
 
     /**
@@ -111,14 +133,15 @@ final class HashChainCompressor extends Compressor {
      * block start and lazy-match variables are set from {@code state}. The hash chains are rebuilt
      * by inserting every position of the last 32 KiB in order, as levels 4 to 9 did (entries older
      * than that are beyond every later search's reach); the insertion waits for the first step,
-     * since the last positions hash bytes after the point. Only for a fresh compressor at a level
-     * that hashes every position.
+     * since the last positions hash bytes after the point. The greedy levels (2 and 3) skip hashing
+     * inside long matches instead and warm up ({@link #resumeWarm}). Only for a fresh compressor.
      *
      * @throws IllegalArgumentException if the state cannot be a block boundary of this level
      */
-    void resume(byte[] history, int offset, int length, GoRestartState state) {
+    void resume(byte[] history, int offset, int length, GoRestartState state) throws IOException {
         if (level.fastSkipHashing() != SKIP_NEVER) {
-            throw new IllegalArgumentException("level " + level.level() + " skips hashing inside matches: its chains cannot be rebuilt");
+            resumeWarm(history, offset, length, state);
+            return;
         }
         long at = state.input() - state.windowStart();
         int available = (int) Math.min(length, at);
@@ -140,6 +163,69 @@ final class HashChainCompressor extends Compressor {
         this.offset = state.offset();
         rebuildFrom = Math.max(index - WINDOW_SIZE, (int) at - available);
         rebuildTo = index;
+    }
+
+    /**
+     * Continues a greedy level's stream at a block boundary: the match finder runs from empty chains over
+     * the {@link FastRestart#WARM_UP} bytes before the point ({@code history[offset..offset+length)} ends
+     * with them), its tokens dropped, and the first block starts where it reaches the point. The window
+     * is laid out and slid as the original's (by 32 KiB each time it is full and stepped over, whatever
+     * the tokens), so a warm-up that falls into step with the original leaves its very chains. The
+     * greedy levels carry no pending byte or match across a boundary: the state's are the empty ones.
+     *
+     * @throws IllegalArgumentException if the state cannot be a block boundary of this level or history lacks the warm-up's input
+     */
+    private void resumeWarm(byte[] history, int offset, int length, GoRestartState state) throws IOException {
+        long point = state.input();
+        int warmUp = (int) (point - FastRestart.warmUpStart(point));
+        long at = point - state.windowStart();
+        if (state.byteAvailable() || state.length() != MIN_MATCH_LENGTH - 1 || state.offset() != 0 || state.windowStart() < 0
+                || state.windowStart() % WINDOW_SIZE != 0 || at < 0 || at >= 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH)
+                || length < warmUp) {
+            throw new IllegalArgumentException("not a block boundary of Go's level " + level.level() + " with "
+                    + length + " bytes of history: " + state);
+        }
+        reset();
+        windowStart = FastRestart.warmUpWindowBase(point, state.windowStart());
+        index = (int) (point - warmUp - windowStart);
+        windowEnd = index;
+        blockStart = index;
+        warmUntil = point;
+        take(history, offset + length - warmUp, warmUp);
+    }
+
+    /**
+     * For the proof, before any input: a greedy level's segment ends only at a boundary where a segment
+     * resumed there was seen to go on exactly as this one ({@link FastRestart});
+     * {@code history[offset..offset+length)} is the input before the segment's start, input offset
+     * {@code start}. The lazy levels' boundaries all hold.
+     */
+    void verifyBoundaries(byte[] history, int offset, int length, long start) {
+        if (level.fastSkipHashing() != SKIP_NEVER) {
+            verified = new FastRestart<>(history, offset, length, start);
+        }
+    }
+
+    /**
+     * Takes input, stepping whenever the window is full, as Go's single write of the whole input does
+     * (so where the window slides depends on the input alone); returns how much it took: all of it,
+     * unless it stopped at its end block or, a shadow, at {@link #pauseAt}.
+     */
+    int take(byte[] data, int offset, int length) throws IOException {
+        int taken = 0;
+        while (stopped == null && windowStart + index < pauseAt) {
+            if (windowFull()) {
+                step(false);
+                if (stopped != null || windowStart + index >= pauseAt) {
+                    break;
+                }
+            }
+            if (taken == length) {
+                break;
+            }
+            taken += fill(data, offset + taken, length - taken);
+        }
+        return taken;
     }
 
     /** From now on, {@link #step} stops after writing the first block that ends at input {@code offset} or later. */
@@ -194,6 +280,9 @@ final class HashChainCompressor extends Compressor {
 
     /** Shifts the window down by 32 KiB, rebasing the hash chains when their offset grows too large. */
     private void slideWindow() {
+        if (verified != null) {
+            verified.beforeSlide(window, windowStart);
+        }
         System.arraycopy(window, WINDOW_SIZE, window, 0, WINDOW_SIZE);
         index -= WINDOW_SIZE;
         windowEnd -= WINDOW_SIZE;
@@ -217,6 +306,11 @@ final class HashChainCompressor extends Compressor {
 
     /** Writes the first {@code count} tokens as a block ending at window {@code index}, if {@code index > 0}. */
     private void writeBlock(int count, int index) throws IOException {
+        if (warmUntil >= 0) {
+            // A warm-up's tokens are the previous segment's.
+            blockStart = index;
+            return;
+        }
         if (index > 0) {
             if (blockStart <= index) {
                 w.writeBlock(tokens, count, false, window, blockStart, index - blockStart);
@@ -301,10 +395,6 @@ final class HashChainCompressor extends Compressor {
         return result;
     }
 
-    /**
-     * Go's {@code deflate}. The loop state lives in locals (Go keeps it in the struct) and is
-     * stored back on the way out.
-     */
     @Override
     void step(boolean sync) throws IOException {
         if (windowEnd - index < MIN_MATCH_LENGTH + MAX_MATCH_LENGTH && !sync || stopped != null) {
@@ -313,6 +403,136 @@ final class HashChainCompressor extends Compressor {
         if (rebuildFrom < rebuildTo) {
             rebuildChains();
         }
+        while (stopped == null) {
+            switch (deflate(sync, pauseIndex(sync))) {
+                case INPUT -> {
+                    return;
+                }
+                case BOUNDARY -> boundaryReached();
+                case PAUSE -> {
+                    if (!paused()) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The window index {@link #deflate} pauses at: a warm-up's end, a shadow's stop, the next comparison with a shadow. */
+    private int pauseIndex(boolean sync) {
+        long at = warmUntil >= 0 ? warmUntil : Long.MAX_VALUE;
+        if (!sync) {
+            at = Math.min(at, pauseAt);
+            if (verified != null) {
+                at = Math.min(at, verified.nextCompare());
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, at - windowStart));
+    }
+
+    /** {@link #deflate} paused: ends the warm-up or compares with a check's shadow; false if it is a shadow to stop here. */
+    private boolean paused() throws IOException {
+        long position = windowStart + index;
+        if (warmUntil >= 0 && position >= warmUntil) {
+            endWarmUp(position);
+        }
+        if (position >= pauseAt) {
+            return false;
+        }
+        if (verified != null && verified.compareAt(position)) {
+            compareWithShadow();
+        }
+        return true;
+    }
+
+    /** The warm-up reached the point: the segment's first block starts here. A check's shadow that passed it is compared and found to differ. */
+    private void endWarmUp(long position) {
+        if (position != warmUntil && pauseAt == Long.MAX_VALUE) {
+            throw new IllegalStateException("the warm-up passed the restart point at input offset " + warmUntil + " (a match ran on to "
+                    + position + "): not a block boundary it rebuilds");
+        }
+        tokenCount = 0;
+        blockStart = index;
+        warmUntil = -1;
+    }
+
+    /** A block ended at or past {@link #stopAt}: the segment ends here, or, for the proof at a greedy level, once a check found it holds. */
+    private void boundaryReached() throws IOException {
+        if (index != blockStart + (byteAvailable ? 1 : 0)) {
+            throw new IllegalStateException("a block ended at " + blockStart + " with the encoder at " + index);
+        }
+        GoRestartState state = level.fastSkipHashing() == SKIP_NEVER
+                ? new GoRestartState(windowStart + blockStart, windowStart, byteAvailable, length, offset)
+                // The greedy levels find each match afresh: their last one is no state.
+                : new GoRestartState(windowStart + blockStart, windowStart, false, MIN_MATCH_LENGTH - 1, 0);
+        if (verified == null) {
+            stopped = state;
+        } else {
+            checkBoundary(state);
+        }
+    }
+
+    /** Starts checking the boundary {@code point} with a segment resumed there, unless checks are skipped after failed ones. */
+    private void checkBoundary(GoRestartState point) throws IOException {
+        if (!verified.due()) {
+            return;
+        }
+        byte[] before = verified.warmUpInput(window, windowStart, blockStart);
+        if (before == null) {
+            return;
+        }
+        HashChainCompressor shadow = new HashChainCompressor(new HuffmanBitWriter(OutputStream.nullOutputStream()), level);
+        shadow.resume(before, 0, before.length, point);
+        verified.start(point, shadow, point.input());
+        compareWithShadow();
+    }
+
+    /**
+     * Gives the shadow the input this encoder read, up to where it is, and compares them there; the
+     * segment ends at the shadow's point once it holds.
+     */
+    private void compareWithShadow() throws IOException {
+        HashChainCompressor shadow = verified.shadow();
+        long at = windowStart + index;
+        shadow.pauseAt = at;
+        long fed = verified.fed();
+        if (fed >= windowStart) {
+            verified.fedTo(fed + shadow.take(window, (int) (fed - windowStart), (int) (filled() - fed)));
+        }
+        boolean sameSoFar = shadow.windowStart == windowStart && shadow.index == index
+                && Arrays.equals(tokens, 0, tokenCount, shadow.tokens, 0, shadow.tokenCount);
+        stopped = verified.compared(at, sameSoFar, () -> sameChains(shadow), WINDOW_SIZE);
+    }
+
+    /**
+     * Whether {@code other}, at the same place of the same window, finds the same matches from here on:
+     * every chain walked from its head visits the same positions, as far as a search walks (its first
+     * {@code chain} entries, since later insertions only go before them) and a match may reach (a
+     * window back). Positions are compared relative to each one's hashOffset, which differ.
+     */
+    private boolean sameChains(HashChainCompressor other) {
+        int reach = Math.max(0, index - WINDOW_SIZE);
+        int chain = level.chain();
+        for (int h = 0; h < HASH_SIZE; h++) {
+            int a = hashHead[h] - hashOffset;
+            int b = other.hashHead[h] - other.hashOffset;
+            for (int depth = 0; depth < chain && (a >= reach || b >= reach); depth++) {
+                if (a != b) {
+                    return false;
+                }
+                a -= hashPrev[a & WINDOW_MASK];
+                b -= other.hashPrev[b & WINDOW_MASK];
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Go's {@code deflate}, up to window index {@code pauseIndex} at most. The loop state lives in
+     * locals (Go keeps it in the struct) and is stored back on the way out.
+     */
+    private Halt deflate(boolean sync, int pauseIndex) throws IOException {
+        Halt halt = Halt.INPUT;
         byte[] window = this.window;
         int[] hashHead = this.hashHead;
         char[] hashPrev = this.hashPrev;
@@ -353,6 +573,10 @@ final class HashChainCompressor extends Compressor {
                     }
                     break;
                 }
+            }
+            if (index >= pauseIndex) {
+                halt = Halt.PAUSE;
+                break;
             }
             if (index < maxInsertIndex) {
                 if (index >= warmedTo) {
@@ -432,10 +656,7 @@ final class HashChainCompressor extends Compressor {
             // before the next byte, which a resume there cannot place (it refuses such a state).
             if (tokenCount == 0 && !sync && windowStart + blockStart >= stopAt
                     && blockStart < 2 * WINDOW_SIZE - (MIN_MATCH_LENGTH + MAX_MATCH_LENGTH)) {
-                stopped = new GoRestartState(windowStart + blockStart, windowStart, byteAvailable, length, offset);
-                if (index != blockStart + (byteAvailable ? 1 : 0)) {
-                    throw new IllegalStateException("a block ended at " + blockStart + " with the encoder at " + index);
-                }
+                halt = Halt.BOUNDARY;
                 break;
             }
         }
@@ -445,5 +666,6 @@ final class HashChainCompressor extends Compressor {
         this.byteAvailable = byteAvailable;
         this.tokenCount = tokenCount;
         this.chainHead = chainHead;
+        return halt;
     }
 }

@@ -104,6 +104,7 @@ public final class Go127LazySegmentEncoder implements BoundarySegment {
     }
 
     /** The segment ends with the first restart point at input offset {@code offset} or later. */
+    @Override
     public void endAtBlockFrom(long offset) {
         endFrom = offset;
         if (replayingTo < 0) {

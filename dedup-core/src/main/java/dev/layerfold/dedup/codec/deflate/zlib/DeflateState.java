@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
+import dev.layerfold.dedup.codec.deflate.FastRestart;
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
 
 import java.io.OutputStream;
@@ -109,7 +110,7 @@ final class DeflateState implements LazyDeflate {
     /** A check's shadow ({@link FastRestart}) stops at this input offset, where the encoder it shadows is; -1: never. */
     private long pauseAt = -1;
     /** deflate_fast for the proof: it ends a segment only at boundaries a shadow was seen to go on from as it does; null otherwise. */
-    private FastRestart<DeflateState> verified;
+    private FastRestart<DeflateState, LazyRestartState> verified;
     private final ZlibSettings settings;
 
     DeflateState(PendingOutput out, ZlibSettings settings) {
@@ -171,7 +172,7 @@ final class DeflateState implements LazyDeflate {
      */
     @Override
     public void resume(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
-        if (FastRestart.fast(level)) {
+        if (LazyRestartState.fastLevel(level)) {
             resumeFast(state, history, offset, length, startBit);
             return;
         }
@@ -203,7 +204,7 @@ final class DeflateState implements LazyDeflate {
     private void resumeFast(LazyRestartState state, byte[] history, int offset, int length, int startBit) {
         long point = state.input();
         int warmUp = (int) (point - FastRestart.warmUpStart(point));
-        FastRestart.checkResumable(state, length, "zlib");
+        state.checkFastResumable(length, "zlib");
         long base = FastRestart.warmUpWindowBase(point, state.windowBase());
         if (base == state.windowBase()) {
             state.placeHistory(window, windowSize, history, offset, length);
@@ -275,7 +276,7 @@ final class DeflateState implements LazyDeflate {
 
     @Override
     public void verifyBoundaries(byte[] history, int offset, int length, long start) {
-        if (FastRestart.fast(level)) {
+        if (LazyRestartState.fastLevel(level)) {
             verified = new FastRestart<>(history, offset, length, start);
         }
     }

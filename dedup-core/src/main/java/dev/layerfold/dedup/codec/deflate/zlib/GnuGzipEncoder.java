@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.deflate.FastRestart;
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -85,7 +86,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     /** A check's shadow ({@link FastRestart}) stops at this input offset, where the encoder it shadows is; -1: never. */
     private long pauseAt = -1;
     /** Levels 1 to 3 for the proof: they end a segment only at boundaries a shadow was seen to go on from as they do; null otherwise. */
-    private FastRestart<GnuGzipEncoder> verified;
+    private FastRestart<GnuGzipEncoder, LazyRestartState> verified;
 
     private GnuGzipEncoder(OutputStream sink, int level) {
         this.level = level;
@@ -374,7 +375,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     private void resumeFast(LazyRestartState state, byte[] history, int offset, int length, int startBit) throws IOException {
         long point = state.input();
         int warmUp = (int) (point - FastRestart.warmUpStart(point));
-        FastRestart.checkResumable(state, length, "GNU gzip");
+        state.checkFastResumable(length, "GNU gzip");
         long base = FastRestart.warmUpWindowBase(point, state.windowBase());
         if (base == state.windowBase()) {
             state.placeHistory(window, WINDOW_SIZE, history, offset, length);
@@ -457,7 +458,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
                 if (started || warmUntil >= 0) {
                     throw new IllegalStateException("only a fresh encoder resumes from a restart point");
                 }
-                if (FastRestart.fast(level)) {
+                if (LazyRestartState.fastLevel(level)) {
                     try {
                         resumeFast(state, history, offset, length, startBit);
                     } catch (IOException e) {
@@ -483,7 +484,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
 
             @Override
             public void verifyBoundaries(byte[] history, int offset, int length, long start) {
-                if (FastRestart.fast(level)) {
+                if (LazyRestartState.fastLevel(level)) {
                     verified = new FastRestart<>(history, offset, length, start);
                 }
             }

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FastRestart;
 import java.util.List;
 
 /**
@@ -45,6 +46,26 @@ public record LazyRestartState(long input, int windowOffset, boolean matchAvaila
         boolean match = matchAvailable && matchLength >= MIN_MATCH;
         return new LazyRestartState(windowBase + strstart, strstart, matchAvailable, matchAvailable ? matchLength : MIN_MATCH - 1,
                 match ? strstart - matchStart : 0);
+    }
+
+    /** Whether {@code level} is one of the fast levels (deflate_fast), whose chains a warm-up rebuilds ({@link FastRestart}). */
+    static boolean fastLevel(int level) {
+        return level >= 1 && level <= 3;
+    }
+
+    /**
+     * Checks that this can be a fast level's block boundary (a block ends after a token, no byte
+     * pending; the window at a multiple of 32 KiB) and that {@code history} bytes hold its warm-up's input.
+     *
+     * @throws IllegalArgumentException if not
+     */
+    void checkFastResumable(int history, String encoder) {
+        long warmUp = input - FastRestart.warmUpStart(input);
+        if (matchAvailable || matchLength != 2 || matchDistance != 0 || windowBase() < 0
+                || windowBase() % WSIZE != 0 || windowOffset >= 2 * WSIZE || history < warmUp) {
+            throw new IllegalArgumentException("not a block boundary of " + encoder + "'s levels 1 to 3 with " + history
+                    + " bytes of history: " + this);
+        }
     }
 
     /** The window's input offset (a multiple of its 32 KiB slides). */

@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FastRestart;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -69,12 +70,12 @@ public final class LazySegmentEncoder implements BoundarySegment {
 
     /** How much input before a point at {@code level} a resume reads: a window, or the fast levels' warm-up. */
     public static int history(int level) {
-        return FastRestart.fast(level) ? FastRestart.WARM_UP : WINDOW;
+        return LazyRestartState.fastLevel(level) ? FastRestart.WARM_UP : WINDOW;
     }
 
     /** How much input past a boundary an encoder at {@code level} may read before it ends a segment there: its window, or the fast levels' check. */
     public static int lookahead(int level) {
-        return FastRestart.fast(level) ? FastRestart.LOOKAHEAD : 2 * WINDOW;
+        return LazyRestartState.fastLevel(level) ? FastRestart.LOOKAHEAD : 2 * WINDOW;
     }
 
     /**
@@ -83,6 +84,7 @@ public final class LazySegmentEncoder implements BoundarySegment {
      * boundaries all hold). {@code history[offset..offset+length)} is the input before the segment's
      * start, as much of the {@link #history} as there is.
      */
+    @Override
     public void verifyBoundaries(byte[] history, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, history.length);
         deflate.verifyBoundaries(history, offset, length, start);
@@ -108,6 +110,7 @@ public final class LazySegmentEncoder implements BoundarySegment {
     }
 
     /** The segment ends with the first block that ends at input offset {@code offset} or later. */
+    @Override
     public void endAtBlockFrom(long offset) {
         deflate.stopAtBlockFrom(offset);
     }

@@ -1,12 +1,15 @@
-package dev.layerfold.dedup.codec.deflate.zlib;
+package dev.layerfold.dedup.codec.deflate;
+
+import java.util.function.BooleanSupplier;
 
 /**
- * What zlib's deflate_fast and GNU gzip's levels 1 to 3 share for restart points. Both hash a match's
- * positions into the chains only when it is short ({@code max_insert_length}: 4 to 6), so which
- * positions the chains hold depends on where earlier matches started, and the 32 KiB before a point
- * do not tell. A resumed segment rebuilds them by a warm-up: the match finder runs from empty chains
- * over the {@value #WARM_UP} bytes before the point, its tokens dropped, and the segment's first block
- * starts where it reaches the point.
+ * What the greedy hash-chain encoders share for restart points: zlib's deflate_fast, GNU gzip's levels 1
+ * to 3 and Go 1.8-1.26's levels 2 and 3. They hash a match's positions into the chains only when it is
+ * short (zlib's {@code max_insert_length}, Go's {@code fastSkipHashing}: 4 to 6), so which positions the
+ * chains hold depends on where earlier matches started, and the 32 KiB before a point do not tell. A
+ * resumed segment rebuilds them by a warm-up: the match finder runs from empty chains over the
+ * {@value #WARM_UP} bytes before the point, its tokens dropped, and the segment's first block starts
+ * where it reaches the point.
  *
  * <p>Where the warm-up's chains are not the original's right at the point, its tokens may still be:
  * a chain that differs only in positions no later search reaches, or reaches only after the
@@ -18,9 +21,13 @@ package dev.layerfold.dedup.codec.deflate.zlib;
  * their same tokens put there). Until then the encoder goes on past the point without ending its
  * block, so it can still end the segment there; if its block ends first, or a token differs, the
  * boundary is no point. Each check costs a warm-up, so where they keep failing they are made ever
- * more rarely. Not thread-safe.
+ * more rarely. Each encoder compares its own tokens and chains; this keeps the input a warm-up reads
+ * and the checks' course. Not thread-safe.
+ *
+ * @param <E> the encoder, as its shadow
+ * @param <P> the state a point records
  */
-final class FastRestart<E> {
+public final class FastRestart<E, P extends BoundarySegment.State> {
 
     /**
      * The input before a point the warm-up runs over. Where its tokens differ from the original's, its
@@ -29,14 +36,14 @@ final class FastRestart<E> {
      * warm-up of 64 KiB held at 0-13% of them, 128 KiB at 35-91%, 256 KiB at 96-100% (99.5% and more
      * on /usr/lib's binaries); it costs a resumed segment of 4 MiB some 6% more encoding.
      */
-    static final int WARM_UP = 256 * 1024;
+    public static final int WARM_UP = 256 * 1024;
     /** How far apart the encoder and its shadow are compared. */
-    static final int CHECK_STEP = 8 * 1024;
+    public static final int CHECK_STEP = 8 * 1024;
     /**
      * How far past a boundary the encoder reads before it knows whether it is a point: the last check,
      * a window past it, and the window it has read ahead of that.
      */
-    static final int LOOKAHEAD = 96 * 1024;
+    public static final int LOOKAHEAD = 96 * 1024;
 
     private static final int WSIZE = 32 * 1024;
 
@@ -51,32 +58,12 @@ final class FastRestart<E> {
     private int failedChecks;
     private int checksToSkip;
     private E shadow;
-    private LazyRestartState point;
+    private P point;
     private long fed;
     private long nextCheck;
 
-    /** Whether {@code level} is one of the fast levels, whose chains a warm-up rebuilds. */
-    static boolean fast(int level) {
-        return level >= 1 && level <= 3;
-    }
-
-    /**
-     * Checks that {@code state} can be a fast level's block boundary (a block ends after a token, no byte
-     * pending; the window at a multiple of 32 KiB) and that {@code history} bytes hold its warm-up's input.
-     *
-     * @throws IllegalArgumentException if not
-     */
-    static void checkResumable(LazyRestartState state, int history, String encoder) {
-        long warmUp = state.input() - warmUpStart(state.input());
-        if (state.matchAvailable() || state.matchLength() != 2 || state.matchDistance() != 0 || state.windowBase() < 0
-                || state.windowBase() % WSIZE != 0 || state.windowOffset() >= 2 * WSIZE || history < warmUp) {
-            throw new IllegalArgumentException("not a block boundary of " + encoder + "'s levels 1 to 3 with " + history
-                    + " bytes of history: " + state);
-        }
-    }
-
     /** Where a warm-up for a point at input offset {@code point} starts. */
-    static long warmUpStart(long point) {
+    public static long warmUpStart(long point) {
         return point - Math.min(point, WARM_UP);
     }
 
@@ -85,18 +72,19 @@ final class FastRestart<E> {
      * {@code windowBase}, starts with: the point's if the warm-up starts in its window, else an earlier
      * one (a multiple of 32 KiB before it), which the warm-up slides as the original did.
      */
-    static long warmUpWindowBase(long point, long windowBase) {
+    public static long warmUpWindowBase(long point, long windowBase) {
         long start = warmUpStart(point);
         return start >= windowBase ? windowBase : windowBase - Math.ceilDiv(windowBase - start, WSIZE) * WSIZE;
     }
 
     /**
-     * Whether two encoders at the same position {@code strstart} of the same window find the same
+     * For chains kept as zlib's (positions in {@code head} and {@code prev}): whether two encoders at the
+     * same position {@code strstart} of the same window find the same
      * matches from here on: every chain walked from its head visits the same positions, as far as a
      * search walks (its first {@code maxChain} entries, since later insertions only go before them) and
      * a match may reach (positions at least {@code maxDist} back; 0 ends a chain, as zlib's NIL).
      */
-    static boolean sameChains(char[] head, char[] prev, char[] otherHead, char[] otherPrev, int strstart, int maxDist, int maxChain) {
+    public static boolean sameChains(char[] head, char[] prev, char[] otherHead, char[] otherPrev, int strstart, int maxDist, int maxChain) {
         int reach = Math.max(1, strstart - maxDist);
         int mask = prev.length - 1;
         for (int h = 0; h < head.length; h++) {
@@ -114,7 +102,7 @@ final class FastRestart<E> {
     }
 
     /** For a segment starting at input offset {@code start}: keeps {@code history[offset..offset+length)}, the input before it. */
-    FastRestart(byte[] history, int offset, int length, long start) {
+    public FastRestart(byte[] history, int offset, int length, long start) {
         int n = Math.min(length, WARM_UP);
         keptFrom = start - n;
         keptTo = keptFrom;
@@ -122,7 +110,7 @@ final class FastRestart<E> {
     }
 
     /** Keeps the lower half of {@code window} (at input offset {@code windowBase}) that a slide is about to drop. */
-    void beforeSlide(byte[] window, long windowBase) {
+    public void beforeSlide(byte[] window, long windowBase) {
         if (windowBase + WSIZE > keptTo) {
             int skip = (int) Math.max(0, keptTo - windowBase);
             if (windowBase > keptTo) {
@@ -149,7 +137,7 @@ final class FastRestart<E> {
      * before it (fewer near the stream's start), from {@code window} (at input offset {@code windowBase})
      * and what was kept; null if they are not all at hand.
      */
-    byte[] warmUpInput(byte[] window, long windowBase, int w) {
+    public byte[] warmUpInput(byte[] window, long windowBase, int w) {
         long at = windowBase + w;
         long from = warmUpStart(at);
         byte[] input = new byte[(int) (at - from)];
@@ -171,7 +159,7 @@ final class FastRestart<E> {
      * The encoder reached a block boundary past its segment's end: whether to check it (false for those
      * skipped after failed checks). A check still under way fails: the block after its point ended.
      */
-    boolean due() {
+    public boolean due() {
         if (shadow != null) {
             failed();
         }
@@ -183,7 +171,7 @@ final class FastRestart<E> {
     }
 
     /** Starts checking {@code point} with {@code shadow}, a segment resumed there, which was given the input up to {@code fed}. */
-    void start(LazyRestartState point, E shadow, long fed) {
+    public void start(P point, E shadow, long fed) {
         this.point = point;
         this.shadow = shadow;
         this.fed = fed;
@@ -191,21 +179,26 @@ final class FastRestart<E> {
     }
 
     /** The shadow of the check under way, or null. */
-    E shadow() {
+    public E shadow() {
         return shadow;
     }
 
     /** Whether the encoder, at input offset {@code at}, is due to compare itself with the shadow. */
-    boolean compareAt(long at) {
+    public boolean compareAt(long at) {
         return shadow != null && at >= nextCheck;
     }
 
+    /** The input offset of the next comparison with the shadow, or {@link Long#MAX_VALUE} with no check under way. */
+    public long nextCompare() {
+        return shadow != null ? nextCheck : Long.MAX_VALUE;
+    }
+
     /** The input offset the shadow was given input up to. */
-    long fed() {
+    public long fed() {
         return fed;
     }
 
-    void fedTo(long offset) {
+    public void fedTo(long offset) {
         fed = offset;
     }
 
@@ -214,7 +207,7 @@ final class FastRestart<E> {
      * ({@code sameSoFar}) and holds the same chains ({@code sameChains}, asked only where it matters).
      * Returns the point once it holds, null while it is still open or once it failed.
      */
-    LazyRestartState compared(long at, boolean sameSoFar, java.util.function.BooleanSupplier sameChains, int maxDist) {
+    public P compared(long at, boolean sameSoFar, BooleanSupplier sameChains, int maxDist) {
         if (!sameSoFar) {
             failed();
             return null;
@@ -228,7 +221,7 @@ final class FastRestart<E> {
     }
 
     /** A check failed: the next {@code failures} boundaries are not checked. */
-    void failed() {
+    public void failed() {
         shadow = null;
         checksToSkip = ++failedChecks;
     }
