@@ -45,7 +45,7 @@ final class ZstdFramer extends ContainerFramer {
             }
             case ZstdFrame.Compressed compressed -> {
                 try {
-                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), out);
+                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), compressed.flushPoints(), out);
                 } catch (IllegalArgumentException e) {
                     throw new LayerRebuildException("zstd frame " + index + " cannot be rebuilt here: " + e.getMessage());
                 }

@@ -10,12 +10,14 @@ import java.util.List;
 /**
  * The zstd producers the codec is checked against: src/test/zstdgen (libzstd 1.5.7's own C sources,
  * as DataDog/zstd bundles them, called as the zstd CLI calls them; and klauspost/compress/zstd's
- * Writer, as containers/image writes tar+zstd layers), built with Go once per run, and the machine's
- * {@code zstd} CLI. Without Go the tests are aborted (failed under CI).
+ * Writer, as containers/image writes tar+zstd layers), src/test/chunkedgen (containers/storage's
+ * zstd:chunked compressor), each built with Go once per run, and the machine's {@code zstd} CLI.
+ * Without Go the tests are aborted (failed under CI).
  */
-final class ZstdOracle {
+public final class ZstdOracle {
 
     private static Path zstdgen;
+    private static Path chunkedgen;
 
     private ZstdOracle() {
     }
@@ -44,6 +46,14 @@ final class ZstdOracle {
     /** klauspost/compress/zstd's streaming Writer at its EncoderLevel (1 fastest .. 4 best), as podman and buildah write zstd layers. */
     static byte[] klauspost(Path dir, byte[] tar, int level) throws Exception {
         return run(dir, tar, List.of(zstdgen().toString(), "klauspost", Integer.toString(level)));
+    }
+
+    /**
+     * A zstd:chunked layer of {@code tar} as podman and buildah write one ({@code --compression-format
+     * zstd:chunked}): containers/storage 1.59's compressor at zstd level {@code level}.
+     */
+    public static byte[] zstdChunked(Path dir, byte[] tar, int level) throws Exception {
+        return run(dir, tar, List.of(chunkedgen().toString(), Integer.toString(level)));
     }
 
     /** The machine's zstd CLI, e.g. {@code -3 --no-check}, compressing a file (its size known) or stdin (not). */
@@ -78,5 +88,12 @@ final class ZstdOracle {
             zstdgen = Tools.goOracle("zstdgen", "zstd");
         }
         return zstdgen;
+    }
+
+    private static synchronized Path chunkedgen() throws Exception {
+        if (chunkedgen == null) {
+            chunkedgen = Tools.goOracle("chunkedgen", "zstd:chunked layers");
+        }
+        return chunkedgen;
     }
 }

@@ -28,6 +28,10 @@ import java.util.List;
  * up to {@link #MULTI_THREAD_PREFIX} of content (its first job: nothing comes out before it) and
  * taken if it reproduced more than the single-threaded one did.
  *
+ * <p>A producer that flushed mid-frame (klauspost's Flush or ReadFrom) ended blocks short where its
+ * calls fell: the ends of the blocks read so far are handed to each candidate as its flush points
+ * ({@link ZstdEncoders#flushPoints}), and the found encoder's are the frame's ({@link Session#flushPoints}).
+ *
  * <p>Frames of one layer come from one producer: the previous frame's encoder is tried first, and
  * once a frame matched nothing the layer cannot be rebuilt, so later frames are not tried at all.
  * Not thread-safe.
@@ -73,6 +77,9 @@ public final class ZstdIdentifier {
         private final List<EncoderSpec> candidates;
         private final Bytes original = new Bytes();
         private final Bytes content = new Bytes();
+        /** Where each block before the last ended, as content offsets: kept whole (8 bytes per block) for the recipe's flush points. */
+        private long[] blockEnds = new long[16];
+        private int blocks;
         private int tried;
         private long compared;
         private boolean done;
@@ -112,6 +119,23 @@ public final class ZstdIdentifier {
             } else if (!multiThreadLevels.isEmpty() && content.size >= MULTI_THREAD_PREFIX) {
                 tryMultiThreaded(false);
             }
+        }
+
+        /** A block other than the frame's last ended here, at this offset of the content: the decoder gave out all of it. */
+        public void blockEnded(long contentEnd) {
+            if (blocks == blockEnds.length) {
+                blockEnds = Arrays.copyOf(blockEnds, blocks * 2);
+            }
+            blockEnds[blocks++] = contentEnd;
+        }
+
+        /** Where the encoder found ({@link #finish}) must flush to end every block where the original did; none if none was found. */
+        public long[] flushPoints() {
+            return found == null ? new long[0] : flushPoints(found);
+        }
+
+        private long[] flushPoints(EncoderSpec candidate) {
+            return ZstdEncoders.flushPoints(candidate, Arrays.copyOf(blockEnds, blocks));
         }
 
         /**
@@ -191,7 +215,7 @@ public final class ZstdIdentifier {
             if (context == null) {
                 context = new ZstdCompressCtx();
             }
-            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), comparison, context)) {
+            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), flushPoints(candidate), comparison, context)) {
                 for (int at = 0; at < content.size && !comparison.differs; at += SINGLE_THREAD_PREFIX / 8) {
                     encoder.write(content.bytes, at, Math.min(SINGLE_THREAD_PREFIX / 8, content.size - at));
                 }
