@@ -2,6 +2,9 @@
 // compressor, as podman and buildah write --compression-format zstd:chunked:
 //
 //	chunkedgen LEVEL <in.tar >out.zst
+//
+// go.mod pins containers/storage 1.59.1; storage-VERSION.mod others (-modfile), and
+// storage-podman-VERSION.mod go.podman.io/storage, built with -tags podmanio.
 package main
 
 import (
@@ -9,8 +12,6 @@ import (
 	"log"
 	"os"
 	"strconv"
-
-	"github.com/containers/storage/pkg/chunked/compressor"
 )
 
 func main() {
@@ -19,7 +20,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	w, err := compressor.ZstdCompressor(os.Stdout, map[string]string{}, &level)
+	w, err := zstdCompressor(os.Stdout, map[string]string{}, &level)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The zstd producers the codec is checked against: src/test/zstdgen (libzstd 1.5.7's own C sources,
@@ -17,7 +19,9 @@ import java.util.List;
 public final class ZstdOracle {
 
     private static Path zstdgen;
-    private static Path chunkedgen;
+    /** The zstd:chunked compressor per containers/storage release: {@code chunkedgen}'s go.mod pins this one. */
+    static final String CHUNKED_STORAGE = "1.59.1";
+    private static final Map<String, Path> CHUNKEDGEN = new HashMap<>();
 
     private ZstdOracle() {
     }
@@ -50,10 +54,19 @@ public final class ZstdOracle {
 
     /**
      * A zstd:chunked layer of {@code tar} as podman and buildah write one ({@code --compression-format
-     * zstd:chunked}): containers/storage 1.59's compressor at zstd level {@code level}.
+     * zstd:chunked}): containers/storage {@value #CHUNKED_STORAGE}'s compressor at zstd level {@code level}.
      */
     public static byte[] zstdChunked(Path dir, byte[] tar, int level) throws Exception {
-        return run(dir, tar, List.of(chunkedgen().toString(), Integer.toString(level)));
+        return zstdChunked(dir, tar, level, CHUNKED_STORAGE);
+    }
+
+    /**
+     * As above, by another storage release: {@code 1.58.0} (containers/storage, built with
+     * src/test/chunkedgen/storage-1.58.0.mod) or {@code podman-1.65.1} (go.podman.io/storage, with
+     * storage-podman-1.65.1.mod and the podmanio tag).
+     */
+    static byte[] zstdChunked(Path dir, byte[] tar, int level, String storage) throws Exception {
+        return run(dir, tar, List.of(chunkedgen(storage).toString(), Integer.toString(level)));
     }
 
     /** The machine's zstd CLI, e.g. {@code -3 --no-check}, compressing a file (its size known) or stdin (not). */
@@ -90,10 +103,14 @@ public final class ZstdOracle {
         return zstdgen;
     }
 
-    private static synchronized Path chunkedgen() throws Exception {
-        if (chunkedgen == null) {
-            chunkedgen = Tools.goOracle("chunkedgen", "zstd:chunked layers");
+    private static synchronized Path chunkedgen(String storage) throws Exception {
+        Path binary = CHUNKEDGEN.get(storage);
+        if (binary == null) {
+            String unverified = "zstd:chunked layers of storage " + storage;
+            binary = storage.equals(CHUNKED_STORAGE) ? Tools.goOracle("chunkedgen", unverified)
+                    : Tools.goOracleVariant("chunkedgen", "storage-" + storage, storage.startsWith("podman-") ? "podmanio" : "", unverified);
+            CHUNKEDGEN.put(storage, binary);
         }
-        return chunkedgen;
+        return binary;
     }
 }

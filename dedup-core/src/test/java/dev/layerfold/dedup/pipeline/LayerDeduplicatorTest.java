@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdOracle;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.ZstdOracle;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
@@ -176,6 +177,24 @@ class LayerDeduplicatorTest {
                 .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
 
         assertThat(index.totals().uniqueFiles()).as("the zstd layer's 12 shared files are not stored again").isEqualTo(14);
+        assertThat(blobs.size(Digest.sha256(zstd))).as("thinned").isEmpty();
+        assertThat(rebuilt(zstd)).isEqualTo(zstd);
+    }
+
+    /** podman's zstd:chunked (containers/storage's compressor at zstd level 3): a frame per file, a flushed last frame, its TOC kept verbatim. */
+    @Test
+    void aZstdChunkedLayerSharesItsFilesWithAGzipLayerOfTheSameTarAndRebuildsByteForByte() throws Exception {
+        Map<String, byte[]> base = files(new Random(8), "usr/", 12);
+        byte[] gzip = push(gzipLayer(base));
+        Map<String, byte[]> more = new LinkedHashMap<>(base);
+        more.putAll(files(new Random(9), "app/", 2));
+        byte[] zstd = push(ZstdOracle.zstdChunked(Files.createDirectories(dir.resolve("chunked")), tar(more), 3));
+
+        assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())
+                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
+
+        assertThat(index.totals().uniqueFiles()).as("the zstd:chunked layer's 12 shared files are not stored again").isEqualTo(14);
         assertThat(blobs.size(Digest.sha256(zstd))).as("thinned").isEmpty();
         assertThat(rebuilt(zstd)).isEqualTo(zstd);
     }
