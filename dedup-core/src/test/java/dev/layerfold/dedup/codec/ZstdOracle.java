@@ -63,7 +63,7 @@ public final class ZstdOracle {
     /**
      * As above, by another storage release: {@code 1.58.0} (containers/storage, built with
      * src/test/chunkedgen/storage-1.58.0.mod) or {@code podman-1.65.1} (go.podman.io/storage, with
-     * storage-podman-1.65.1.mod and the podmanio tag).
+     * storage-podman-1.65.1.mod and the podmanio tag); the .mod files there are the releases offered.
      */
     static byte[] zstdChunked(Path dir, byte[] tar, int level, String storage) throws Exception {
         return run(dir, tar, List.of(chunkedgen(storage).toString(), Integer.toString(level)));
