@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,8 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KlauspostZstdEncoderTest {
 
     static byte[] encode(KlauspostSettings settings, byte[] input, int piece) throws IOException {
+        return encode(settings, input, piece, new long[0]);
+    }
+
+    private static byte[] encode(KlauspostSettings settings, byte[] input, int piece, long[] flushPoints) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, out)) {
+        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, flushPoints, out)) {
             for (int at = 0; at < input.length; at += piece) {
                 encoder.write(input, at, Math.min(piece, input.length - at));
             }
@@ -46,6 +51,25 @@ class KlauspostZstdEncoderTest {
         int mismatch = java.util.Arrays.mismatch(actual, expected);
         assertThat(mismatch).as("first differing byte from compress %s level %d of %d (expected %d bytes, got %d)", version, level, input.length, expected.length, actual.length)
                 .isEqualTo(-1);
+    }
+
+    /**
+     * A Flush mid-frame ends the block short there and the next fills up from it (a flush point); one
+     * on a block boundary or at the start, with nothing pending, changes nothing; one before the first
+     * block is full makes a streamed frame of a small input; one at the end leaves an empty last block.
+     */
+    @ParameterizedTest(name = "level {0}, {1} bytes, flushed at {2}")
+    @CsvSource({"2, 5000, 1000", "2, 5000, 5000", "1, 5000, 0 1000 1001", "2, 400000, 131072", "2, 400000, 100000 100001 300000 400000",
+            "1, 400000, 65535 65536 70000", "3, 400000, 512 10240 399999", "4, 300000, 200000"})
+    void flushesEndBlocksWhereTheWritersFlushEndsThem(int level, int size, String flushes) throws Exception {
+        byte[] input = mixed(new Random(size + level), size);
+        long[] points = Arrays.stream(flushes.split(" ")).mapToLong(Long::parseLong).toArray();
+        for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
+            String version = KlauspostZstdOracle.RELEASES.get(release).getLast();
+            byte[] expected = KlauspostZstdOracle.compressFlushing(version, level, input, points);
+
+            assertThat(encode(new KlauspostSettings(level, release), input, 7777, points)).as("compress %s", version).isEqualTo(expected);
+        }
     }
 
     @ParameterizedTest(name = "{0}, level {1}")
