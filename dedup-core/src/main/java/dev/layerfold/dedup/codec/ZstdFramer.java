@@ -15,14 +15,14 @@ import java.util.List;
 final class ZstdFramer extends ContainerFramer {
 
     private final List<ZstdFrame> frames;
-    private final ZstdEncoders encoders;
+    private final ZstdEncoders.Reusing encoders;
     private final OutputStream out;
     private ZstdEncoder encoder;
 
     ZstdFramer(List<ZstdFrame> frames, ZstdEncoders encoders, OutputStream out) {
         super("zstd frames");
         this.frames = frames;
-        this.encoders = encoders;
+        this.encoders = encoders.reusing();
         this.out = out;
     }
 

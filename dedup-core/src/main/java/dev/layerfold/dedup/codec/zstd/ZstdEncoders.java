@@ -83,6 +83,43 @@ public final class ZstdEncoders {
         return create(spec, contentSize, flushPoints, sink, null);
     }
 
+    /** Encoders for one layer's frames, made one after another (not thread-safe): see {@link Reusing}. */
+    public Reusing reusing() {
+        return new Reusing();
+    }
+
+    /**
+     * Makes the encoders of one layer's frames in turn, keeping the last klauspost encoder made and
+     * resetting it for the next frame of the same spec, as the producer resets its Writer between
+     * zstd:chunked's files: thousands of small frames then cost no new match tables each. One kept at
+     * a time bounds the memory; an encoder must be finished or abandoned before the next is made.
+     */
+    public final class Reusing {
+        private EncoderSpec kept;
+        private KlauspostZstdEncoder keptEncoder;
+
+        private Reusing() {
+        }
+
+        /** As {@link ZstdEncoders#create(EncoderSpec, long, long[], OutputStream)}. */
+        public ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink) {
+            return create(spec, contentSize, flushPoints, sink, null);
+        }
+
+        ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink, ZstdCompressCtx shared) {
+            if (!spec.family().equals(KlauspostSettings.FAMILY)) {
+                return ZstdEncoders.this.create(spec, contentSize, flushPoints, sink, shared);
+            }
+            if (spec.equals(kept)) {
+                keptEncoder.reset(flushPoints, sink);
+            } else {
+                kept = spec;
+                keptEncoder = new KlauspostZstdEncoder(KlauspostSettings.of(spec), flushPoints, sink);
+            }
+            return keptEncoder;
+        }
+    }
+
     /** @param shared a context a libzstd encoder resets and uses, left open; null for one of its own */
     ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink, ZstdCompressCtx shared) {
         if (spec.family().equals(KlauspostSettings.FAMILY)) {

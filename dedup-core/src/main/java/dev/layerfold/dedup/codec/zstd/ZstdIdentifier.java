@@ -43,11 +43,13 @@ public final class ZstdIdentifier {
     static final int MULTI_THREAD_PREFIX = (32 << 20) + (1 << 20);
 
     private final ZstdEncoders encoders;
+    private final ZstdEncoders.Reusing reusing;
     private EncoderSpec previous;
     private boolean failed;
 
     public ZstdIdentifier(ZstdEncoders encoders) {
         this.encoders = encoders;
+        this.reusing = encoders.reusing();
     }
 
     /** Starts identifying the next frame of the layer; feed it the frame, then {@link Session#finish}. */
@@ -88,7 +90,7 @@ public final class ZstdIdentifier {
         private boolean wholeStream;
         private List<Integer> multiThreadLevels = List.of();
         private final List<Long> singleThreadMatched = new ArrayList<>();
-        /** One context for every candidate of the frame, made at the first. */
+        /** One context for every libzstd candidate of the frame, made at the first. */
         private ZstdCompressCtx context;
 
         private Session(ZstdFrameHeader header, List<EncoderSpec> candidates) {
@@ -212,10 +214,10 @@ public final class ZstdIdentifier {
             tried++;
             compared = Math.max(compared, content.size);
             Comparison comparison = new Comparison(original);
-            if (context == null) {
+            if (context == null && candidate.family().equals(ZstdEncoders.LIBZSTD)) {
                 context = new ZstdCompressCtx();
             }
-            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), flushPoints(candidate), comparison, context)) {
+            try (ZstdEncoder encoder = reusing.create(candidate, header.contentSize(), flushPoints(candidate), comparison, context)) {
                 for (int at = 0; at < content.size && !comparison.differs; at += SINGLE_THREAD_PREFIX / 8) {
                     encoder.write(content.bytes, at, Math.min(SINGLE_THREAD_PREFIX / 8, content.size - at));
                 }
@@ -287,7 +289,8 @@ public final class ZstdIdentifier {
 
     /** A growing byte array: the start of a frame, kept while it is being identified. */
     private static final class Bytes {
-        private byte[] bytes = new byte[64 * 1024];
+        /** Small at first: zstd:chunked's frames are mostly a few KiB, and a layer has thousands. */
+        private byte[] bytes = new byte[4 * 1024];
         private int size;
 
         void write(byte[] data, int offset, int length) {

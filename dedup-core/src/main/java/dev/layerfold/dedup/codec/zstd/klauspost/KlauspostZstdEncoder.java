@@ -25,17 +25,18 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     static final int MIN_WINDOW_LOG = 10;
     private static final int MIN_WINDOW = 1 << MIN_WINDOW_LOG;
 
-    private final OutputStream sink;
+    private final KlauspostSettings settings;
+    private OutputStream sink;
     private final int windowSize;
     private final byte[] filling;
     private int filled;
-    /** Null in a resumed segment ({@link #resumedSegment}): the frame's checksum covers all of its content. */
-    private final XxHash64 checksum;
+    /** Null in a resumed segment ({@link #resumedSegment}): the frame's checksum covers all of its content. A new one per frame. */
+    private XxHash64 checksum;
     private final MatchFinder matcher;
     private final Block block = new Block();
-    private final BlockWriter blocks;
+    private BlockWriter blocks;
     private final Bytes out = new Bytes(128 * 1024 + 64);
-    private final long[] flushPoints;
+    private long[] flushPoints;
     private int nextFlush;
     private long written;
     private boolean headerWritten;
@@ -51,13 +52,36 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     }
 
     private KlauspostZstdEncoder(KlauspostSettings settings, long[] flushPoints, OutputStream sink, XxHash64 checksum) {
+        this.settings = settings;
         this.sink = sink;
         this.flushPoints = flushPoints.clone();
         this.checksum = checksum;
         this.windowSize = settings.windowSize();
         this.filling = new byte[settings.blockSize()];
         this.matcher = settings.matchFinder();
-        this.blocks = new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
+        this.blocks = blockWriter(settings);
+    }
+
+    /**
+     * Starts a new frame, as the Writer's Reset does between zstd:chunked's files: what follows is
+     * written as a new encoder would write it, without the cost of new match tables.
+     */
+    public void reset(long[] flushPoints, OutputStream sink) {
+        matcher.reset(written);
+        this.flushPoints = flushPoints.clone();
+        this.sink = sink;
+        nextFlush = 0;
+        written = 0;
+        filled = 0;
+        checksum = new XxHash64();
+        blocks = blockWriter(settings);
+        headerWritten = false;
+        finished = false;
+    }
+
+    /** A new frame's block writer: it carries tables from block to block within a frame only. */
+    private static BlockWriter blockWriter(KlauspostSettings settings) {
+        return new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
     }
 
     /**

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -69,6 +70,37 @@ class KlauspostZstdEncoderTest {
             byte[] expected = KlauspostZstdOracle.compressFlushing(version, level, input, points);
 
             assertThat(encode(new KlauspostSettings(level, release), input, 7777, points)).as("compress %s", version).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Reset between frames (as zstd:chunked's compressor resets the Writer), the port writes each frame
+     * as a new encoder writes it (which the tests above prove is the Writer's frame): small frames,
+     * frames of several blocks, flushed ones and frames abandoned midway, 150 in a row, past where
+     * the moved tables are cleared.
+     */
+    @ParameterizedTest(name = "level {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void aResetEncoderWritesEachFrameAsANewOneWrites(int level) throws IOException {
+        KlauspostSettings settings = new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0);
+        Random random = new Random(level);
+        byte[] content = mixed(random, 1 << 20);
+        KlauspostZstdEncoder reused = new KlauspostZstdEncoder(settings, OutputStream.nullOutputStream());
+        for (int frame = 0; frame < 150; frame++) {
+            int size = frame % 15 == 0 ? 140_000 + random.nextInt(160_000) : random.nextInt(20_000);
+            int start = random.nextInt(content.length - size);
+            long[] flushes = frame % 7 == 0 && size > 1 ? new long[] {1 + random.nextInt(size - 1)} : new long[0];
+            byte[] input = Arrays.copyOfRange(content, start, start + size);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            reused.reset(flushes, out);
+            if (frame % 13 == 5) {
+                reused.write(input, 0, size / 2);
+                continue;
+            }
+            reused.write(input, 0, size);
+            reused.finish();
+
+            assertThat(out.toByteArray()).as("frame %d of %d bytes", frame, size).isEqualTo(encode(settings, input, size + 1, flushes));
         }
     }
 
