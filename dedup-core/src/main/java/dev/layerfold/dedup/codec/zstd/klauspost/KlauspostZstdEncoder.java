@@ -25,7 +25,6 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     static final int MIN_WINDOW_LOG = 10;
     private static final int MIN_WINDOW = 1 << MIN_WINDOW_LOG;
 
-    private final KlauspostSettings settings;
     private OutputStream sink;
     private final int windowSize;
     private final byte[] filling;
@@ -34,7 +33,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     private XxHash64 checksum;
     private final MatchFinder matcher;
     private final Block block = new Block();
-    private BlockWriter blocks;
+    private final BlockWriter blocks;
     private final Bytes out = new Bytes(128 * 1024 + 64);
     private long[] flushPoints;
     private int nextFlush;
@@ -52,14 +51,13 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     }
 
     private KlauspostZstdEncoder(KlauspostSettings settings, long[] flushPoints, OutputStream sink, XxHash64 checksum) {
-        this.settings = settings;
         this.sink = sink;
         this.flushPoints = flushPoints.clone();
         this.checksum = checksum;
         this.windowSize = settings.windowSize();
         this.filling = new byte[settings.blockSize()];
         this.matcher = settings.matchFinder();
-        this.blocks = blockWriter(settings);
+        this.blocks = new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
     }
 
     /**
@@ -74,14 +72,9 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
         written = 0;
         filled = 0;
         checksum = new XxHash64();
-        blocks = blockWriter(settings);
+        blocks.reset();
         headerWritten = false;
         finished = false;
-    }
-
-    /** A new frame's block writer: it carries tables from block to block within a frame only. */
-    private static BlockWriter blockWriter(KlauspostSettings settings) {
-        return new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
     }
 
     /**
