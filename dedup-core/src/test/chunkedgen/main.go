@@ -4,7 +4,9 @@
 //	chunkedgen LEVEL <in.tar >out.zst
 //
 // go.mod pins containers/storage 1.59.1; storage-VERSION.mod others (-modfile), and
-// storage-podman-VERSION.mod go.podman.io/storage, built with -tags podmanio.
+// storage-podman-VERSION.mod go.podman.io/storage, built with -tags podmanio. Make a new one with
+// `go get -modfile=F.mod MODULE/pkg/chunked/compressor@VERSION`, not go mod tidy, which adds the
+// other build tag's module too and can raise klauspost/compress past the release pinned.
 package main
 
 import (

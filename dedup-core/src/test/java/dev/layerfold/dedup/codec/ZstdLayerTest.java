@@ -185,14 +185,14 @@ class ZstdLayerTest {
      * partial block: a flush point, recorded in a version 4 recipe. Up to 1.58 (podman 5.0 to 5.5)
      * the compressor also flushes after the copy, before Close: a second one. Every frame is found
      * by the encoder of the frame before it, the first tried; the table of contents, tar-split and
-     * footer are kept verbatim. podman 5.4 pins storage 1.57.1 (1.57.2 here: compress 1.17.11), 5.5
+     * footer are kept verbatim. podman 5.2 pins storage 1.55.0 (compress 1.17.9), 5.4 1.57.1 (1.57.2 here: compress 1.17.11), 5.5
      * 1.58.0, 5.6 1.59.1, 5.7 go.podman.io/storage 1.61.0 (all compress 1.18.0); go.podman.io/storage
      * 1.65.1 (the module's newest) pins compress 1.20.3, many of whose small frames 1.18.0's
      * generation, tried first, writes alike (the rebuild proves each).
      */
     @ParameterizedTest(name = "storage {0}, zstd level {1}")
     @CsvSource({"1.59.1, 1, 1, 11800, 1", "1.59.1, 3, 2, 11800, 1", "1.59.1, 7, 3, 11800, 1", "1.59.1, 10, 4, 11800, 1",
-            "1.58.0, 3, 2, 11800, 2", "1.58.0, 7, 3, 11800, 2", "1.57.2, 3, 2, 11800, 2", "podman-1.61.0, 3, 2, 11800, 1", "podman-1.65.1, 3, 2, 11800 12003, 1",
+            "1.58.0, 3, 2, 11800, 2", "1.58.0, 7, 3, 11800, 2", "1.57.2, 3, 2, 11800, 2", "1.55.0, 3, 2, 11800, 2", "podman-1.61.0, 3, 2, 11800, 1", "podman-1.65.1, 3, 2, 11800 12003, 1",
             "podman-1.65.1, 1, 1, 11800 12003, 1"})
     void zstdChunkedLayersAreCovered(String storage, int zstdLevel, int encoderLevel, String generations, int lastFrameFlushes) throws Exception {
         byte[] layer = ZstdOracle.zstdChunked(dir, chunkedTar(), zstdLevel, storage);
