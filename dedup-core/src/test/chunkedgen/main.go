@@ -2,6 +2,11 @@
 // compressor, as podman and buildah write --compression-format zstd:chunked:
 //
 //	chunkedgen LEVEL <in.tar >out.zst
+//
+// go.mod pins containers/storage 1.59.1; storage-VERSION.mod others (-modfile), and
+// storage-podman-VERSION.mod go.podman.io/storage, built with -tags podmanio. Make a new one with
+// `go get -modfile=F.mod MODULE/pkg/chunked/compressor@VERSION`, not go mod tidy, which adds the
+// other build tag's module too and can raise klauspost/compress past the release pinned.
 package main
 
 import (
@@ -9,8 +14,6 @@ import (
 	"log"
 	"os"
 	"strconv"
-
-	"github.com/containers/storage/pkg/chunked/compressor"
 )
 
 func main() {
@@ -19,7 +22,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	w, err := compressor.ZstdCompressor(os.Stdout, map[string]string{}, &level)
+	w, err := zstdCompressor(os.Stdout, map[string]string{}, &level)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -16,6 +16,9 @@
 //	zstdgen klauspost-stream LEVEL <in >out.zst
 //	    the same Writer fed by io.Copy from stdin (its ReadFrom, as containers/image copies a tar
 //	    stream into it), never holding the input: for inputs of several GiB
+//	zstdgen klauspost-flush LEVEL OFFSET... <in >out.zst
+//	    the same Writer, the input written with a Flush at each content OFFSET (ascending), as
+//	    containers/storage's zstd:chunked compressor flushes its last frame
 //	zstdgen klauspost-bench LEVEL ROUNDS FILE
 //	    the same Writer compressing FILE in-process (64 KiB writes, output dropped), ROUNDS times:
 //	    one line per round, megabytes (10^6 bytes) per CPU second of the whole process (Linux only)
@@ -54,6 +57,10 @@ func main() {
 		}
 		return
 	}
+	if encoder == "klauspost-flush" {
+		flushing(level, os.Args[3:])
+		return
+	}
 	flags := flag.NewFlagSet(encoder, flag.ExitOnError)
 	size := flags.Bool("size", false, "pledge the input size")
 	noCheck := flags.Bool("nocheck", false, "no content checksum")
@@ -89,6 +96,34 @@ func main() {
 		}
 	default:
 		log.Fatalf("unknown encoder %q", encoder)
+	}
+}
+
+func flushing(level int, offsets []string) {
+	input, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w, err := zstd.NewWriter(os.Stdout, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	written := 0
+	for _, offset := range offsets {
+		at := atoi(offset)
+		if _, err := w.Write(input[written:at]); err != nil {
+			log.Fatal(err)
+		}
+		written = at
+		if err := w.Flush(); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if _, err := w.Write(input[written:]); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
 	}
 }
 

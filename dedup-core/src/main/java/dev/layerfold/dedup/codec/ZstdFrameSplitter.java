@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * Walks a zstd layer frame by frame (RFC 8878): each frame's header and block headers are read and
- * recorded as they are, its bytes decoded into the tar stream and shown to the identifier; skippable
+ * recorded as they are, its bytes decoded into the tar stream and shown to the identifier (with where
+ * each block's content ends, which the decoder has given out whole once the block is in); skippable
  * frames are kept verbatim. Stops where no frame starts; what follows is the caller's.
  */
 final class ZstdFrameSplitter {
@@ -79,6 +80,9 @@ final class ZstdFrameSplitter {
             blockHeaders.write(in.buffer(), in.position(), ZstdFrameHeader.BLOCK_HEADER);
             pass(ZstdFrameHeader.BLOCK_HEADER + block.contentLength(), decoder, session, content);
             last = block.last();
+            if (!last) {
+                session.blockEnded(contentSize[0]);
+            }
         }
         byte[] checksum = new byte[header.checksum() ? 4 : 0];
         if (header.checksum()) {
@@ -93,7 +97,7 @@ final class ZstdFrameSplitter {
         boolean emptyLastBlock = contentSize[0] > 0 && ZstdFrameHeader.Block.decode(layout, layout.length - ZstdFrameHeader.BLOCK_HEADER).size() == 0;
         Identification identification = session.finish(emptyLastBlock);
         identifications.add(identification);
-        return new ZstdFrame.Compressed(headerBytes, identification.encoder(), contentSize[0], layout, checksum);
+        return new ZstdFrame.Compressed(headerBytes, identification.encoder(), contentSize[0], layout, checksum, session.flushPoints());
     }
 
     /** Passes {@code length} bytes of the frame to the decoder and the identifier. */

@@ -15,14 +15,14 @@ import java.util.List;
 final class ZstdFramer extends ContainerFramer {
 
     private final List<ZstdFrame> frames;
-    private final ZstdEncoders encoders;
+    private final ZstdEncoders.Reusing encoders;
     private final OutputStream out;
     private ZstdEncoder encoder;
 
     ZstdFramer(List<ZstdFrame> frames, ZstdEncoders encoders, OutputStream out) {
         super("zstd frames");
         this.frames = frames;
-        this.encoders = encoders;
+        this.encoders = encoders.reusing();
         this.out = out;
     }
 
@@ -45,7 +45,7 @@ final class ZstdFramer extends ContainerFramer {
             }
             case ZstdFrame.Compressed compressed -> {
                 try {
-                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), out);
+                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), compressed.flushPoints(), out);
                 } catch (IllegalArgumentException e) {
                     throw new LayerRebuildException("zstd frame " + index + " cannot be rebuilt here: " + e.getMessage());
                 }

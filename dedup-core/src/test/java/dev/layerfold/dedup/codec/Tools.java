@@ -36,11 +36,23 @@ final class Tools {
      * which {@code go} fetches through the module proxy), or the installed Go if null.
      */
     static Path goOracle(String module, String toolchain, String unverified) throws IOException, InterruptedException {
-        Path binary = Path.of("target", "go-reference", toolchain == null ? module : module + "-" + toolchain).toAbsolutePath();
+        return build(module, toolchain == null ? module : module + "-" + toolchain,
+                (toolchain == null ? "" : "GOTOOLCHAIN=" + toolchain + " ") + "go build", unverified);
+    }
+
+    /**
+     * As {@link #goOracle(String, String)}, built against {@code src/test/<module>/<variant>.mod} and
+     * its .sum instead of go.mod (other releases of the modules it calls), with these build tags.
+     */
+    static Path goOracleVariant(String module, String variant, String tags, String unverified) throws IOException, InterruptedException {
+        return build(module, module + "-" + variant, "go build -modfile=" + variant + ".mod -tags '" + tags + "'", unverified);
+    }
+
+    private static Path build(String module, String name, String goBuild, String unverified) throws IOException, InterruptedException {
+        Path binary = Path.of("target", "go-reference", name).toAbsolutePath();
         Files.createDirectories(binary.getParent());
         try {
-            sh(Path.of("src", "test", module).toAbsolutePath(),
-                    (toolchain == null ? "" : "GOTOOLCHAIN=" + toolchain + " ") + "go build -o '" + binary + "' .");
+            sh(Path.of("src", "test", module).toAbsolutePath(), goBuild + " -o '" + binary + "' .");
         } catch (IOException e) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw e;

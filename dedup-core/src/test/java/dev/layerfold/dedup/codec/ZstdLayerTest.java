@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * zstd layers made by the real producers ({@link ZstdOracle}), split, identified and rebuilt byte for
  * byte with the production encoders: libzstd 1.5.7 through zstd-jni, single- and multi-threaded, with
  * and without the size pledged and the checksum, one frame or several with skippable frames between;
- * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3) through its Java port; and the
+ * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3) through its Java port, alone
+ * and as containers/storage's zstd:chunked compressor drives it (a frame per file, the last flushed); and the
  * producers not reproduced (other klauspost/compress releases and levels, other libzstd releases) reported with
  * the producer their frames point to, never rebuilt.
  */
@@ -174,26 +176,71 @@ class ZstdLayerTest {
     }
 
     /**
-     * zstd:chunked (podman, buildah --compression-format zstd:chunked): containers/storage 1.59's
-     * compressor writes each file as a frame of its own (the Writer closed and reset between them,
-     * which leaves no history), and the port reproduces every one; but it ends with the tar's last
-     * header written and the rest copied in with io.Copy, whose ReadFrom first pushes out the pending
-     * partial block, mid-frame, which the port does not do: that frame, so the layer, is not covered.
+     * zstd:chunked (podman, buildah --compression-format zstd:chunked) at zstd levels 1 (SpeedFastest),
+     * 3 (podman's default, SpeedDefault), 7 and 10: containers/storage's compressor closes and
+     * resets the Writer before and after each file's content (and each chunk its rolling checksum
+     * cuts, zero runs included), so the headers between are frames of their own; hard links, empty
+     * files, symlinks and directories are headers only. Its last frame holds the tar's last header,
+     * written, then the rest copied in with io.Copy, whose ReadFrom first flushes that header's
+     * partial block: a flush point, recorded in a version 4 recipe. Up to 1.58 (podman 5.0 to 5.5)
+     * the compressor also flushes after the copy, before Close: a second one. Every frame is found
+     * by the encoder of the frame before it, the first tried; the table of contents, tar-split and
+     * footer are kept verbatim. podman 5.2 pins storage 1.55.0 (compress 1.17.9), 5.4 1.57.1 (1.57.2 here: compress 1.17.11), 5.5
+     * 1.58.0, 5.6 1.59.1, 5.7 go.podman.io/storage 1.61.0 (all compress 1.18.0); go.podman.io/storage
+     * 1.65.1 (the module's newest) pins compress 1.20.3, many of whose small frames 1.18.0's
+     * generation, tried first, writes alike (the rebuild proves each).
      */
-    @Test
-    void zstdChunkedLayersAreReproducedFrameByFrameButTheirLastFrameIsFlushedMidway() throws Exception {
-        Path chunkedgen = Tools.goOracle("chunkedgen", "zstd:chunked layers");
-        Path layerFile = dir.resolve("layer.zst");
-        Tools.sh(dir, "'" + chunkedgen + "' 3 < '" + shared.resolve("layer.tar") + "' > '" + layerFile + "'");
-        byte[] layer = Files.readAllBytes(layerFile);
+    @ParameterizedTest(name = "storage {0}, zstd level {1}")
+    @CsvSource({"1.59.1, 1, 1, 11800, 1", "1.59.1, 3, 2, 11800, 1", "1.59.1, 7, 3, 11800, 1", "1.59.1, 10, 4, 11800, 1",
+            "1.58.0, 3, 2, 11800, 2", "1.58.0, 7, 3, 11800, 2", "1.57.2, 3, 2, 11800, 2", "1.55.0, 3, 2, 11800, 2", "podman-1.61.0, 3, 2, 11800, 1", "podman-1.65.1, 3, 2, 11800 12003, 1",
+            "podman-1.65.1, 1, 1, 11800 12003, 1"})
+    void zstdChunkedLayersAreCovered(String storage, int zstdLevel, int encoderLevel, String generations, int lastFrameFlushes) throws Exception {
+        byte[] layer = ZstdOracle.zstdChunked(dir, chunkedTar(), zstdLevel, storage);
 
-        SplitResult split = assertNotCovered(layer);
+        SplitResult split = assertRebuilt(layer);
 
-        assertThat(split.recipe().frames()).filteredOn(f -> f instanceof ZstdFrame.Skippable).hasSize(3);
+        assertZstdChunked(split, Arrays.stream(generations.split(" ")).map(g -> "klauspost-zstd-" + encoderLevel + "/" + g).toList());
+        assertThat(split.identifications()).hasSizeGreaterThan(50);
+        assertThat(split.recipe().frames()).filteredOn(f -> f instanceof ZstdFrame.Compressed).last()
+                .satisfies(last -> assertThat(((ZstdFrame.Compressed) last).flushPoints()).hasSize(lastFrameFlushes));
+    }
+
+    @Property(tries = 4)
+    void zstdChunkedLayersOfRandomTarsAreCovered(@ForAll long seed, @ForAll @IntRange(min = 1, max = 4) int encoderLevel) throws Exception {
+        Path work = Files.createTempDirectory("chunked-random-");
+        int zstdLevel = new int[] {0, 1, 3, 7, 10}[encoderLevel];
+        byte[] layer = ZstdOracle.zstdChunked(work, RandomTars.of(new Random(seed)), zstdLevel);
+
+        assertZstdChunked(assertRebuilt(layer), List.of("klauspost-zstd-" + encoderLevel + "/11800"));
+    }
+
+    /**
+     * Every frame by one of {@code encoders}, found by the first candidate (the encoder of the frame
+     * before) where there is one; only the last compressed frame was flushed, and only zstd:chunked's
+     * layers need a version 4 recipe.
+     */
+    private static void assertZstdChunked(SplitResult split, List<String> encoders) {
         List<Identification> frames = split.identifications();
-        assertThat(frames.subList(0, frames.size() - 1)).hasSizeGreaterThan(100)
-                .allSatisfy(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-2/11800"));
-        assertThat(frames.getLast().encoder().isNone()).isTrue();
+        assertThat(frames).allSatisfy(id -> assertThat(id.encoder().label()).isIn(encoders));
+        assertThat(frames.subList(1, frames.size())).as("found by the encoder of the frame before, or the next generation")
+                .allSatisfy(id -> assertThat(id.candidates()).isLessThanOrEqualTo(encoders.size()));
+        List<ZstdFrame> recipeFrames = split.recipe().frames();
+        assertThat(recipeFrames).filteredOn(f -> f instanceof ZstdFrame.Skippable).hasSize(3);
+        List<ZstdFrame> compressed = recipeFrames.stream().filter(f -> f instanceof ZstdFrame.Compressed).toList();
+        assertThat(compressed).filteredOn(f -> ((ZstdFrame.Compressed) f).flushPoints().length > 0).containsExactly(compressed.getLast());
+        assertThat(split.recipe().toBytes()[4]).as("recipe version").isEqualTo((byte) 4);
+    }
+
+    /**
+     * What zstd:chunked treats apart: system files from /usr/share, large ones (a binary of several
+     * blocks, a file with a long run of zeros), empty files, a hard link, a symlink, directories.
+     */
+    private byte[] chunkedTar() throws Exception {
+        Tools.sh(dir, "mkdir -p c/share c/bin c/empty/sub && find /usr/share/doc /usr/share/perl* -type f 2>/dev/null | sort | sed -n 1,120p"
+                + " | xargs cp --parents -t c/share && cp /usr/bin/tar c/bin/ && touch c/empty/a c/empty/sub/b && ln c/bin/tar c/bin/tar-link"
+                + " && ln -s ../bin/tar c/empty/tar && { head -c 70000 /usr/bin/tar; head -c 300000 /dev/zero; head -c 5000 /usr/bin/tar; } > c/bin/zeros"
+                + " && tar --format=posix -C c -cf chunked.tar .");
+        return Files.readAllBytes(dir.resolve("chunked.tar"));
     }
 
     /**

@@ -5,17 +5,23 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The zstd producers the codec is checked against: src/test/zstdgen (libzstd 1.5.7's own C sources,
  * as DataDog/zstd bundles them, called as the zstd CLI calls them; and klauspost/compress/zstd's
- * Writer, as containers/image writes tar+zstd layers), built with Go once per run, and the machine's
- * {@code zstd} CLI. Without Go the tests are aborted (failed under CI).
+ * Writer, as containers/image writes tar+zstd layers), src/test/chunkedgen (containers/storage's
+ * zstd:chunked compressor), each built with Go once per run, and the machine's {@code zstd} CLI.
+ * Without Go the tests are aborted (failed under CI).
  */
-final class ZstdOracle {
+public final class ZstdOracle {
 
     private static Path zstdgen;
+    /** The zstd:chunked compressor per containers/storage release: {@code chunkedgen}'s go.mod pins this one. */
+    static final String CHUNKED_STORAGE = "1.59.1";
+    private static final Map<String, Path> CHUNKEDGEN = new HashMap<>();
 
     private ZstdOracle() {
     }
@@ -44,6 +50,23 @@ final class ZstdOracle {
     /** klauspost/compress/zstd's streaming Writer at its EncoderLevel (1 fastest .. 4 best), as podman and buildah write zstd layers. */
     static byte[] klauspost(Path dir, byte[] tar, int level) throws Exception {
         return run(dir, tar, List.of(zstdgen().toString(), "klauspost", Integer.toString(level)));
+    }
+
+    /**
+     * A zstd:chunked layer of {@code tar} as podman and buildah write one ({@code --compression-format
+     * zstd:chunked}): containers/storage {@value #CHUNKED_STORAGE}'s compressor at zstd level {@code level}.
+     */
+    public static byte[] zstdChunked(Path dir, byte[] tar, int level) throws Exception {
+        return zstdChunked(dir, tar, level, CHUNKED_STORAGE);
+    }
+
+    /**
+     * As above, by another storage release: {@code 1.58.0} (containers/storage, built with
+     * src/test/chunkedgen/storage-1.58.0.mod) or {@code podman-1.65.1} (go.podman.io/storage, with
+     * storage-podman-1.65.1.mod and the podmanio tag); the .mod files there are the releases offered.
+     */
+    static byte[] zstdChunked(Path dir, byte[] tar, int level, String storage) throws Exception {
+        return run(dir, tar, List.of(chunkedgen(storage).toString(), Integer.toString(level)));
     }
 
     /** The machine's zstd CLI, e.g. {@code -3 --no-check}, compressing a file (its size known) or stdin (not). */
@@ -78,5 +101,16 @@ final class ZstdOracle {
             zstdgen = Tools.goOracle("zstdgen", "zstd");
         }
         return zstdgen;
+    }
+
+    private static synchronized Path chunkedgen(String storage) throws Exception {
+        Path binary = CHUNKEDGEN.get(storage);
+        if (binary == null) {
+            String unverified = "zstd:chunked layers of storage " + storage;
+            binary = storage.equals(CHUNKED_STORAGE) ? Tools.goOracle("chunkedgen", unverified)
+                    : Tools.goOracleVariant("chunkedgen", "storage-" + storage, storage.startsWith("podman-") ? "podmanio" : "", unverified);
+            CHUNKEDGEN.put(storage, binary);
+        }
+        return binary;
     }
 }

@@ -8,6 +8,7 @@ import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdOracle;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.ZstdOracle;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
@@ -147,29 +148,33 @@ class LayerDeduplicatorTest {
     /** zstd-jni's ZstdOutputStream: a Java program calling libzstd 1.5.7, as the CLI and other such programs do. */
     @Test
     void aZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTarAndRebuildsByteForByte() throws Exception {
-        Map<String, byte[]> base = files(new Random(8), "usr/", 12);
-        byte[] gzip = push(gzipLayer(base));
-        Map<String, byte[]> more = new LinkedHashMap<>(base);
-        more.putAll(files(new Random(9), "app/", 2));
-        byte[] zstd = push(zstdLayer(tar(more), 3, false));
-
-        assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
-        assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())
-                .isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
-
-        assertThat(index.totals().uniqueFiles()).as("the zstd layer's 12 shared files are not stored again").isEqualTo(14);
-        assertThat(blobs.size(Digest.sha256(zstd))).as("thinned").isEmpty();
-        assertThat(rebuilt(zstd)).isEqualTo(zstd);
+        assertZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTar(tar -> zstdLayer(tar, 3, false));
     }
 
     /** klauspost/compress 1.18.0's zstd Writer at its default, as podman, buildah and containerd write zstd layers. */
     @Test
     void aKlauspostZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTarAndRebuildsByteForByte() throws Exception {
+        assertZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTar(tar -> KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 2, tar));
+    }
+
+    /** podman's zstd:chunked (containers/storage's compressor at zstd level 3): a frame per file, a flushed last frame, its TOC kept verbatim. */
+    @Test
+    void aZstdChunkedLayerSharesItsFilesWithAGzipLayerOfTheSameTarAndRebuildsByteForByte() throws Exception {
+        assertZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTar(tar -> ZstdOracle.zstdChunked(Files.createDirectories(dir.resolve("chunked")), tar, 3));
+    }
+
+    /** A zstd producer, as a test calls it. */
+    @FunctionalInterface
+    private interface ZstdProducer {
+        byte[] compress(byte[] tar) throws Exception;
+    }
+
+    private void assertZstdLayerSharesItsFilesWithAGzipLayerOfTheSameTar(ZstdProducer producer) throws Exception {
         Map<String, byte[]> base = files(new Random(8), "usr/", 12);
         byte[] gzip = push(gzipLayer(base));
         Map<String, byte[]> more = new LinkedHashMap<>(base);
         more.putAll(files(new Random(9), "app/", 2));
-        byte[] zstd = push(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 2, tar(more)));
+        byte[] zstd = push(producer.compress(tar(more)));
 
         assertThat(deduplicate(gzip).kind()).isEqualTo(DedupOutcome.Kind.DEDUPLICATED);
         assertThat(deduplicator(DedupLimits.DEFAULT).deduplicate(new LayerTask(Digest.sha256(zstd), ZSTD_LAYER, zstd.length), "w").kind())

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * How to rebuild one layer blob byte for byte: the blob's sha256 and size, its container framing
@@ -33,10 +34,14 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     /**
      * Version 2 added restart points; version 1 recipes read as members without any. Version 3 added
      * zstd layers, and only they are written as version 3, so that processes of the previous release
-     * still read every gzip and tar recipe while both run.
+     * still read every gzip and tar recipe while both run. Version 4 added flush points to zstd
+     * frames, and only zstd layers with one (zstd:chunked's) are written as version 4, for the same
+     * reason; version 3 recipes read as frames without any.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
+    private static final int ZSTD_VERSION = 3;
     private static final int GZIP_VERSION = 2;
+    private static final int FLUSH_POINTS_VERSION = 4;
     private static final int FIRST_VERSION = 1;
     private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
@@ -47,6 +52,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     public static final int MAX_SKIPPABLE_FRAME = 16 << 20;
     /** 3 bytes per block of at most 128 KiB: a layer of 1 TiB of tar. */
     private static final int MAX_BLOCK_HEADERS = 24 << 20;
+    /** A flush point per block at most. */
+    private static final int MAX_FLUSH_POINTS = MAX_BLOCK_HEADERS / 3;
     private static final HexFormat HEX = HexFormat.of();
 
     /** A plain tar or gzip layer's recipe. */
@@ -87,7 +94,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
 
     public void write(OutputStream out) throws IOException {
         out.write(MAGIC);
-        out.write(format == LayerFormat.ZSTD ? VERSION : GZIP_VERSION);
+        int version = writtenVersion();
+        out.write(version);
         out.write(HEX.parseHex(blobSha256));
         Varints.write(out, blobSize);
         out.write(format.ordinal());
@@ -106,10 +114,19 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
             writeBytes(out, trailingBytes);
         }
         if (format == LayerFormat.ZSTD) {
-            writeFrames(out);
+            writeFrames(out, version);
             writeBytes(out, trailingBytes);
         }
         writeBytes(out, skeleton.compressedOps());
+    }
+
+    /** The oldest version that holds this recipe: what processes of earlier releases can still read. */
+    private int writtenVersion() {
+        if (format != LayerFormat.ZSTD) {
+            return GZIP_VERSION;
+        }
+        boolean flushed = frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && c.flushPoints().length > 0);
+        return flushed ? FLUSH_POINTS_VERSION : ZSTD_VERSION;
     }
 
     public byte[] toBytes() {
@@ -164,7 +181,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
             }
             List<ZstdFrame> frames = List.of();
             if (format == LayerFormat.ZSTD) {
-                frames = readFrames(in);
+                frames = readFrames(in, version);
                 trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
             }
             byte[] ops = readBytes(in, Skeleton.MAX_COMPRESSED_OPS, "skeleton length");
@@ -179,7 +196,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     private static final int COMPRESSED_FRAME = 0;
     private static final int SKIPPABLE_FRAME = 1;
 
-    private void writeFrames(OutputStream out) throws IOException {
+    private void writeFrames(OutputStream out, int version) throws IOException {
         Varints.write(out, frames.size());
         for (ZstdFrame frame : frames) {
             switch (frame) {
@@ -190,6 +207,9 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                     Varints.write(out, c.contentSize());
                     writeBytes(out, c.blockHeaders());
                     writeBytes(out, c.checksum());
+                    if (version >= FLUSH_POINTS_VERSION) {
+                        writeFlushPoints(out, c.flushPoints());
+                    }
                 }
                 case ZstdFrame.Skippable s -> {
                     out.write(SKIPPABLE_FRAME);
@@ -199,19 +219,40 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
         }
     }
 
-    private static List<ZstdFrame> readFrames(DataInputStream in) throws IOException {
+    private static List<ZstdFrame> readFrames(DataInputStream in, int version) throws IOException {
         int count = Varints.readInt(in, MAX_MEMBERS, "zstd frame count");
         List<ZstdFrame> frames = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int kind = in.readUnsignedByte();
             frames.add(switch (kind) {
                 case COMPRESSED_FRAME -> new ZstdFrame.Compressed(readBytes(in, MAX_HEADER, "zstd frame header length"), readEncoder(in),
-                        Varints.read(in), readBytes(in, MAX_BLOCK_HEADERS, "zstd block headers length"), readBytes(in, 4, "zstd checksum length"));
+                        Varints.read(in), readBytes(in, MAX_BLOCK_HEADERS, "zstd block headers length"), readBytes(in, 4, "zstd checksum length"),
+                        version >= FLUSH_POINTS_VERSION ? readFlushPoints(in) : new long[0]);
                 case SKIPPABLE_FRAME -> new ZstdFrame.Skippable(readBytes(in, MAX_SKIPPABLE_FRAME, "skippable frame length"));
                 default -> throw new IOException("recipe names an unknown zstd frame kind " + kind);
             });
         }
         return frames;
+    }
+
+    /** As deltas from the previous point (the first from the frame's start): one flush, as zstd:chunked's last frame has, takes a few bytes. */
+    private static void writeFlushPoints(OutputStream out, long[] points) throws IOException {
+        Varints.write(out, points.length);
+        for (int i = 0; i < points.length; i++) {
+            Varints.write(out, points[i] - (i == 0 ? 0 : points[i - 1]));
+        }
+    }
+
+    /** Grows as the points arrive, not as the count claims (see {@link #readBytes}). */
+    private static long[] readFlushPoints(DataInputStream in) throws IOException {
+        int count = Varints.readInt(in, MAX_FLUSH_POINTS, "flush point count");
+        LongStream.Builder points = LongStream.builder();
+        long point = 0;
+        for (int i = 0; i < count; i++) {
+            point = Math.addExact(point, Varints.read(in));
+            points.add(point);
+        }
+        return points.build().toArray();
     }
 
     private static void writeEncoder(OutputStream out, EncoderSpec spec) throws IOException {

@@ -19,8 +19,11 @@ public sealed interface ZstdFrame {
      * @param header       the frame header verbatim, magic number included
      * @param blockHeaders every block's 3-byte header, in order
      * @param checksum     the 4-byte content checksum, or none if the header says there is none
+     * @param flushPoints  content offsets, ascending, where the producer flushed and so ended a block
+     *                     short of its encoder's block size (klauspost's Flush or ReadFrom); mostly none
      */
-    record Compressed(byte[] header, EncoderSpec encoder, long contentSize, byte[] blockHeaders, byte[] checksum) implements ZstdFrame {
+    record Compressed(byte[] header, EncoderSpec encoder, long contentSize, byte[] blockHeaders, byte[] checksum, long[] flushPoints)
+            implements ZstdFrame {
 
         public Compressed {
             if (header.length < 6 || contentSize < 0 || blockHeaders.length == 0 || blockHeaders.length % 3 != 0
@@ -28,9 +31,16 @@ public sealed interface ZstdFrame {
                 throw new IllegalArgumentException("not a zstd frame's layout: header " + header.length + " bytes, block headers "
                         + blockHeaders.length + " bytes, checksum " + checksum.length + " bytes");
             }
+            for (int i = 0; i < flushPoints.length; i++) {
+                if (flushPoints[i] <= (i == 0 ? 0 : flushPoints[i - 1]) || flushPoints[i] > contentSize) {
+                    throw new IllegalArgumentException("flush point " + flushPoints[i] + " is not after the previous one and within the frame's "
+                            + contentSize + " bytes");
+                }
+            }
             header = header.clone();
             blockHeaders = blockHeaders.clone();
             checksum = checksum.clone();
+            flushPoints = flushPoints.clone();
         }
 
         @Override
@@ -49,9 +59,14 @@ public sealed interface ZstdFrame {
         }
 
         @Override
+        public long[] flushPoints() {
+            return flushPoints.clone();
+        }
+
+        @Override
         public boolean equals(Object other) {
             return other instanceof Compressed c && Arrays.equals(header, c.header) && encoder.equals(c.encoder) && contentSize == c.contentSize
-                    && Arrays.equals(blockHeaders, c.blockHeaders) && Arrays.equals(checksum, c.checksum);
+                    && Arrays.equals(blockHeaders, c.blockHeaders) && Arrays.equals(checksum, c.checksum) && Arrays.equals(flushPoints, c.flushPoints);
         }
 
         @Override

@@ -75,13 +75,58 @@ public final class ZstdEncoders {
 
     /** Makes the encoder a recipe names, for a frame of {@code contentSize} bytes. */
     public ZstdEncoder create(EncoderSpec spec, long contentSize, OutputStream sink) {
-        return create(spec, contentSize, sink, null);
+        return create(spec, contentSize, new long[0], sink, null);
+    }
+
+    /** As above, for a frame whose producer flushed partial blocks at these content offsets ({@link #flushPoints}). */
+    public ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink) {
+        return create(spec, contentSize, flushPoints, sink, null);
+    }
+
+    /** Encoders for one layer's frames, made one after another (not thread-safe): see {@link Reusing}. */
+    public Reusing reusing() {
+        return new Reusing();
+    }
+
+    /**
+     * Makes the encoders of one layer's frames in turn, keeping the last klauspost encoder made and
+     * resetting it for the next frame of the same spec, as the producer resets its Writer between
+     * zstd:chunked's files: thousands of small frames then cost no new match tables each. One kept at
+     * a time bounds the memory; an encoder must be finished or abandoned before the next is made.
+     */
+    public final class Reusing {
+        private EncoderSpec kept;
+        private KlauspostZstdEncoder keptEncoder;
+
+        private Reusing() {
+        }
+
+        /** As {@link ZstdEncoders#create(EncoderSpec, long, long[], OutputStream)}. */
+        public ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink) {
+            return create(spec, contentSize, flushPoints, sink, null);
+        }
+
+        ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink, ZstdCompressCtx shared) {
+            if (!spec.family().equals(KlauspostSettings.FAMILY)) {
+                return ZstdEncoders.this.create(spec, contentSize, flushPoints, sink, shared);
+            }
+            if (spec.equals(kept)) {
+                keptEncoder.reset(flushPoints, sink);
+            } else {
+                kept = spec;
+                keptEncoder = new KlauspostZstdEncoder(KlauspostSettings.of(spec), flushPoints, sink);
+            }
+            return keptEncoder;
+        }
     }
 
     /** @param shared a context a libzstd encoder resets and uses, left open; null for one of its own */
-    ZstdEncoder create(EncoderSpec spec, long contentSize, OutputStream sink, ZstdCompressCtx shared) {
+    ZstdEncoder create(EncoderSpec spec, long contentSize, long[] flushPoints, OutputStream sink, ZstdCompressCtx shared) {
         if (spec.family().equals(KlauspostSettings.FAMILY)) {
-            return new KlauspostZstdEncoder(KlauspostSettings.of(spec), sink);
+            return new KlauspostZstdEncoder(KlauspostSettings.of(spec), flushPoints, sink);
+        }
+        if (flushPoints.length > 0) {
+            throw new IllegalArgumentException("encoder " + spec + " takes no flush points");
         }
         LibzstdSettings settings = LibzstdSettings.of(spec);
         if (!available()) {
@@ -119,6 +164,20 @@ public final class ZstdEncoders {
             }
         }
         return candidates;
+    }
+
+    /**
+     * Where the producer of a frame this encoder wrote must have flushed: the ends of its blocks
+     * before the last ({@code blockEnds}, content offsets) where a block holds less than the
+     * encoder's block size. klauspost's Writer only; libzstd decides its blocks itself (none).
+     */
+    public static long[] flushPoints(EncoderSpec spec, long[] blockEnds) {
+        if (!spec.family().equals(KlauspostSettings.FAMILY)) {
+            return new long[0];
+        }
+        int blockSize = KlauspostSettings.of(spec).blockSize();
+        return IntStream.range(0, blockEnds.length).filter(i -> blockEnds[i] - (i == 0 ? 0 : blockEnds[i - 1]) != blockSize)
+                .mapToLong(i -> blockEnds[i]).toArray();
     }
 
     /** The same encoder told to end its frame after its input or with it: only libzstd's output depends on it. */

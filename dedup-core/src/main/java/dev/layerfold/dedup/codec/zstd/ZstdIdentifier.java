@@ -28,6 +28,10 @@ import java.util.List;
  * up to {@link #MULTI_THREAD_PREFIX} of content (its first job: nothing comes out before it) and
  * taken if it reproduced more than the single-threaded one did.
  *
+ * <p>A producer that flushed mid-frame (klauspost's Flush or ReadFrom) ended blocks short where its
+ * calls fell: the ends of the blocks read so far are handed to each candidate as its flush points
+ * ({@link ZstdEncoders#flushPoints}), and the found encoder's are the frame's ({@link Session#flushPoints}).
+ *
  * <p>Frames of one layer come from one producer: the previous frame's encoder is tried first, and
  * once a frame matched nothing the layer cannot be rebuilt, so later frames are not tried at all.
  * Not thread-safe.
@@ -39,11 +43,13 @@ public final class ZstdIdentifier {
     static final int MULTI_THREAD_PREFIX = (32 << 20) + (1 << 20);
 
     private final ZstdEncoders encoders;
+    private final ZstdEncoders.Reusing reusing;
     private EncoderSpec previous;
     private boolean failed;
 
     public ZstdIdentifier(ZstdEncoders encoders) {
         this.encoders = encoders;
+        this.reusing = encoders.reusing();
     }
 
     /** Starts identifying the next frame of the layer; feed it the frame, then {@link Session#finish}. */
@@ -73,6 +79,9 @@ public final class ZstdIdentifier {
         private final List<EncoderSpec> candidates;
         private final Bytes original = new Bytes();
         private final Bytes content = new Bytes();
+        /** Where each block before the last ended, as content offsets: kept whole (8 bytes per block) for the recipe's flush points. */
+        private long[] blockEnds = new long[16];
+        private int blocks;
         private int tried;
         private long compared;
         private boolean done;
@@ -81,7 +90,7 @@ public final class ZstdIdentifier {
         private boolean wholeStream;
         private List<Integer> multiThreadLevels = List.of();
         private final List<Long> singleThreadMatched = new ArrayList<>();
-        /** One context for every candidate of the frame, made at the first. */
+        /** One context for every libzstd candidate of the frame, made at the first. */
         private ZstdCompressCtx context;
 
         private Session(ZstdFrameHeader header, List<EncoderSpec> candidates) {
@@ -112,6 +121,23 @@ public final class ZstdIdentifier {
             } else if (!multiThreadLevels.isEmpty() && content.size >= MULTI_THREAD_PREFIX) {
                 tryMultiThreaded(false);
             }
+        }
+
+        /** A block other than the frame's last ended here, at this offset of the content: the decoder gave out all of it. */
+        public void blockEnded(long contentEnd) {
+            if (blocks == blockEnds.length) {
+                blockEnds = Arrays.copyOf(blockEnds, blocks * 2);
+            }
+            blockEnds[blocks++] = contentEnd;
+        }
+
+        /** Where the encoder found ({@link #finish}) must flush to end every block where the original did; none if none was found. */
+        public long[] flushPoints() {
+            return found == null ? new long[0] : flushPoints(found);
+        }
+
+        private long[] flushPoints(EncoderSpec candidate) {
+            return ZstdEncoders.flushPoints(candidate, Arrays.copyOf(blockEnds, blocks));
         }
 
         /**
@@ -188,10 +214,10 @@ public final class ZstdIdentifier {
             tried++;
             compared = Math.max(compared, content.size);
             Comparison comparison = new Comparison(original);
-            if (context == null) {
+            if (context == null && candidate.family().equals(ZstdEncoders.LIBZSTD)) {
                 context = new ZstdCompressCtx();
             }
-            try (ZstdEncoder encoder = encoders.create(candidate, header.contentSize(), comparison, context)) {
+            try (ZstdEncoder encoder = reusing.create(candidate, header.contentSize(), flushPoints(candidate), comparison, context)) {
                 for (int at = 0; at < content.size && !comparison.differs; at += SINGLE_THREAD_PREFIX / 8) {
                     encoder.write(content.bytes, at, Math.min(SINGLE_THREAD_PREFIX / 8, content.size - at));
                 }
@@ -263,7 +289,8 @@ public final class ZstdIdentifier {
 
     /** A growing byte array: the start of a frame, kept while it is being identified. */
     private static final class Bytes {
-        private byte[] bytes = new byte[64 * 1024];
+        /** Small at first: zstd:chunked's frames are mostly a few KiB, and a layer has thousands. */
+        private byte[] bytes = new byte[4 * 1024];
         private int size;
 
         void write(byte[] data, int offset, int length) {

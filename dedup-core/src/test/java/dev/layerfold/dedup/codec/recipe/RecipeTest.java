@@ -74,14 +74,52 @@ class RecipeTest {
     @Example
     void readingAFutureVersionSaysSo() {
         byte[] bytes = minimalRecipe().toBytes();
-        bytes[4] = 4;
+        bytes[4] = 5;
         assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(bytes)))
-                .isInstanceOf(IOException.class).hasMessageContaining("version 4 is not supported");
+                .isInstanceOf(IOException.class).hasMessageContaining("version 5 is not supported");
     }
 
     @Example
     void gzipRecipesAreStillWrittenAsVersion2SoThatThePreviousReleaseReadsThem() {
         assertThat(minimalRecipe().toBytes()[4]).isEqualTo((byte) 2);
+    }
+
+    @Example
+    void zstdFlushPointsSurviveWriteAndReadInAVersion4Recipe() throws IOException {
+        Recipe recipe = zstdRecipe(new long[] {512, 200_000, 3 << 20});
+
+        byte[] bytes = recipe.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 4);
+        Recipe read = Recipe.read(new ByteArrayInputStream(bytes));
+        assertThat(read).isEqualTo(recipe);
+        assertThat(((ZstdFrame.Compressed) read.frames().getFirst()).flushPoints()).containsExactly(512, 200_000, 3 << 20);
+    }
+
+    /** Version 3 has no flush points: zstd recipes without any are still written so, for the release before to read, and read back alike. */
+    @Example
+    void zstdRecipesWithoutFlushPointsAreStillWrittenAsVersion3() throws IOException {
+        Recipe recipe = zstdRecipe(new long[0]);
+
+        byte[] bytes = recipe.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 3);
+        assertThat(Recipe.read(new ByteArrayInputStream(bytes))).isEqualTo(recipe);
+    }
+
+    @Example
+    void flushPointsOutOfOrderOrPastTheFrameAreRefusedAsDamage() {
+        assertThatThrownBy(() -> zstdRecipe(new long[] {1000, 1000})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flush point");
+        assertThatThrownBy(() -> zstdRecipe(new long[] {(3 << 20) + 1})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flush point");
+    }
+
+    private static Recipe zstdRecipe(long[] flushPoints) {
+        SkeletonWriter writer = new SkeletonWriter();
+        writer.inline(new byte[3 << 20], 0, 3 << 20);
+        ZstdFrame frame = new ZstdFrame.Compressed(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 4, 0x68}, EncoderSpec.of("klauspost-zstd", 2, 11800),
+                3 << 20, new byte[] {1, 0, 0}, new byte[4], flushPoints);
+        ZstdFrame toc = new ZstdFrame.Skippable(new byte[] {0x50, 0x2a, 0x4d, 0x18, 1, 0, 0, 0, 7});
+        return new Recipe(SHA, 9000, LayerFormat.ZSTD, List.of(), new byte[0], writer.finish(), List.of(frame, toc));
     }
 
     @Example

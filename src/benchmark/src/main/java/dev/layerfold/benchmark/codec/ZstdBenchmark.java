@@ -8,6 +8,7 @@ import dev.layerfold.benchmark.GoPrograms;
 import dev.layerfold.dedup.codec.FileSink;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
+import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
@@ -23,6 +24,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * zstd layers (issue 10, item 3) on 64 MiB of tar of /usr/share. The rebuild of a libzstd layer
@@ -36,7 +39,9 @@ import java.util.List;
  * at SpeedBestCompression (its sixth candidate) and at the default level (its second), and 1.18.0's
  * default (its first). Last the port alone and the rebuild against
  * the Go Writer of 1.18.0 compressing the same tar in-process (zstdgen's {@code klauspost-bench}: CPU
- * of all its threads, GOMAXPROCS left to Go).
+ * of all its threads, GOMAXPROCS left to Go). Then a zstd:chunked layer of the same tar (containers/storage
+ * 1.59.1 at zstd level 3: a frame per file, the last one flushed): identification against none, and
+ * its rebuild against the rebuild of the Writer's plain layer.
  */
 public final class ZstdBenchmark implements Benchmark {
 
@@ -80,6 +85,12 @@ public final class ZstdBenchmark implements Benchmark {
                 true);
         double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), klauspost, tar.length / 1e6);
         report.compare(SUITE, "rebuild vs Go Writer, compress 1.18.0 default level " + size, "MB/cpu-s", rebuild, go, "klauspost-go", true);
+        Path chunkedgen = GoPrograms.build("chunkedgen", ".", work.resolve("chunkedgen"));
+        byte[] chunked = tool(List.of(chunkedgen.toString(), "3"), input);
+        identificationCost(report, "zstd:chunked (containers/storage 1.59.1, zstd level 3)", chunked);
+        double[] rebuildChunked = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), chunked, tar.length / 1e6);
+        report.compare(SUITE, "rebuild of zstd:chunked vs of the Writer's plain layer, compress 1.18.0 default level " + size, "MB/cpu-s",
+                rebuildChunked, rebuild, "klauspost-plain", true);
     }
 
     /** The port writing the tar in 64 KiB pieces, output dropped: MB per CPU second of this thread. */
@@ -125,10 +136,19 @@ public final class ZstdBenchmark implements Benchmark {
                 with[round] = tarBytes / 1e6 / ((middle - start) / 1e9);
                 without[round] = tarBytes / 1e6 / ((end - middle) / 1e9);
             } else {
-                System.out.println("zstd       " + producer + ": " + split.identifications() + "; " + split.unmatchedReason().orElse("reproduced"));
+                System.out.println("zstd       " + producer + ": " + described(split.identifications()) + "; " + split.unmatchedReason().orElse("reproduced"));
             }
         }
         report.compare(SUITE, "split with identification vs without, " + producer, "MB/cpu-s", with, without, "no identification", true);
+    }
+
+    /** A few frames' identifications as they are; a layer of many (zstd:chunked) as how many frames each encoder took after how many candidates. */
+    private static String described(List<Identification> identifications) {
+        if (identifications.size() <= 4) {
+            return identifications.toString();
+        }
+        return identifications.size() + " frames: " + identifications.stream()
+                .collect(Collectors.groupingBy(id -> id.encoder().label() + " after " + id.candidates() + " candidates", TreeMap::new, Collectors.counting()));
     }
 
     /** zstd-jni's streaming compressor as a program calls it: 64 KiB pieces in direct buffers, output dropped. */

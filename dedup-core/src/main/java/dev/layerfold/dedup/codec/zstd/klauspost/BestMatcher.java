@@ -63,6 +63,11 @@ final class BestMatcher extends MatchFinder {
         find(block, window.bytes, s, window.length);
     }
 
+    @Override
+    void reset(long frameLength) {
+        window.reset(frameLength, longOffset, longPrevious, shortOffset, shortPrevious);
+    }
+
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
     @Override
     void encodeAlone(Block block, byte[] data, int offset, int length) {

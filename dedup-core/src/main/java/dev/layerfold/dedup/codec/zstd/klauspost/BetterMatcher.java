@@ -46,6 +46,11 @@ final class BetterMatcher extends MatchFinder {
         find(block, window.bytes, s, window.length);
     }
 
+    @Override
+    void reset(long frameLength) {
+        window.reset(frameLength, longOffset, longPrevious, shortOffset, shortValue);
+    }
+
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
     @Override
     void encodeAlone(Block block, byte[] data, int offset, int length) {

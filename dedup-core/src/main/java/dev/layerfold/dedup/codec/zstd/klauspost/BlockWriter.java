@@ -39,6 +39,14 @@ final class BlockWriter {
         matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions());
     }
 
+    /** A new frame: none of the previous frame's tables carry over, as in a new writer. */
+    void reset() {
+        huffman.reset();
+        literalLengths.reset();
+        offsets.reset();
+        matchLengths.reset();
+    }
+
     /** Appends the block (header included) for {@code content[offset, offset+block.size)} to {@code out}. */
     void write(Block block, byte[] content, int offset, boolean last, Bytes out) {
         if (block.sequences == 0) {

@@ -49,6 +49,11 @@ final class DoubleFastMatcher extends MatchFinder {
     }
 
     @Override
+    void reset(long frameLength) {
+        window.reset(frameLength, longOffset, longValue, shortOffset, shortValue);
+    }
+
+    @Override
     void encodeAlone(Block block, byte[] data, int offset, int length) {
         byte[] src = Arrays.copyOfRange(data, offset, offset + length);
         find(block, src, 0, length, true);

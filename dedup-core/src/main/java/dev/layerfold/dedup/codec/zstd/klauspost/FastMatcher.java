@@ -39,6 +39,11 @@ final class FastMatcher extends MatchFinder {
     }
 
     @Override
+    void reset(long frameLength) {
+        window.reset(frameLength, tableOffset, tableValue);
+    }
+
+    @Override
     void encodeAlone(Block block, byte[] data, int offset, int length) {
         find(block, Arrays.copyOfRange(data, offset, offset + length), 0, length, true);
     }

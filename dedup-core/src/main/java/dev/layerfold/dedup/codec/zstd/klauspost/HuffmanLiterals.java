@@ -73,6 +73,12 @@ final class HuffmanLiterals {
         return Outcome.COMPRESSED;
     }
 
+    /** A new frame: no code to reuse, as in a new one. */
+    void reset() {
+        reuseAllowed = false;
+        previous.length = 0;
+    }
+
     private int optimalTableLog(int length) {
         int minBitsSrc = FseTable.highBit(length) + 1;
         int minBitsSymbols = FseTable.highBit(symbolLen - 1) + 2;

@@ -14,36 +14,67 @@ import java.io.OutputStream;
  * Input that never filled a block is instead written as one whole frame (EncodeAll: its size in
  * the header, no history), and no input at all as a streamed frame of one empty block. The Writer's concurrent mode hands the
  * same blocks the same state, so its output equals this single-threaded one's.
+ *
+ * <p>Flush, and ReadFrom (io.Copy into the Writer, as containers/storage's zstd:chunked compressor
+ * ends its last frame), push the pending partial block out mid-frame; blocks then fill up again
+ * from there. Where that happened depends on the producer's calls, not on the input, so it is
+ * given: the flush points, content offsets at which a block ends short of the block size.
  */
 public final class KlauspostZstdEncoder implements ZstdEncoder {
 
     static final int MIN_WINDOW_LOG = 10;
     private static final int MIN_WINDOW = 1 << MIN_WINDOW_LOG;
 
-    private final OutputStream sink;
+    private OutputStream sink;
     private final int windowSize;
     private final byte[] filling;
     private int filled;
-    /** Null in a resumed segment ({@link #resumedSegment}): the frame's checksum covers all of its content. */
-    private final XxHash64 checksum;
+    /** Null in a resumed segment ({@link #resumedSegment}): the frame's checksum covers all of its content. A new one per frame. */
+    private XxHash64 checksum;
     private final MatchFinder matcher;
     private final Block block = new Block();
     private final BlockWriter blocks;
     private final Bytes out = new Bytes(128 * 1024 + 64);
+    private long[] flushPoints;
+    private int nextFlush;
+    private long written;
     private boolean headerWritten;
     private boolean finished;
 
     public KlauspostZstdEncoder(KlauspostSettings settings, OutputStream sink) {
-        this(settings, sink, new XxHash64());
+        this(settings, new long[0], sink);
     }
 
-    private KlauspostZstdEncoder(KlauspostSettings settings, OutputStream sink, XxHash64 checksum) {
+    /** @param flushPoints content offsets, ascending, where the producer flushed a partial block (Flush, or ReadFrom's start) */
+    public KlauspostZstdEncoder(KlauspostSettings settings, long[] flushPoints, OutputStream sink) {
+        this(settings, flushPoints, sink, new XxHash64());
+    }
+
+    private KlauspostZstdEncoder(KlauspostSettings settings, long[] flushPoints, OutputStream sink, XxHash64 checksum) {
         this.sink = sink;
+        this.flushPoints = flushPoints.clone();
         this.checksum = checksum;
         this.windowSize = settings.windowSize();
         this.filling = new byte[settings.blockSize()];
         this.matcher = settings.matchFinder();
         this.blocks = new BlockWriter(settings.release(), settings.level() > KlauspostSettings.SPEED_DEFAULT);
+    }
+
+    /**
+     * Starts a new frame, as the Writer's Reset does between zstd:chunked's files: what follows is
+     * written as a new encoder would write it, without the cost of new match tables.
+     */
+    public void reset(long[] flushPoints, OutputStream sink) {
+        matcher.reset(written);
+        this.flushPoints = flushPoints.clone();
+        this.sink = sink;
+        nextFlush = 0;
+        written = 0;
+        filled = 0;
+        checksum = new XxHash64();
+        blocks.reset();
+        headerWritten = false;
+        finished = false;
     }
 
     /**
@@ -64,7 +95,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
         if (warmUp % settings.blockSize() != 0 || warmUp > length || warmUp == 0) {
             throw new IllegalArgumentException("a warm-up of " + warmUp + " bytes is not whole blocks of the " + length + " given");
         }
-        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, sink, null);
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, new long[0], sink, null);
         encoder.headerWritten = true;
         int primed = length - warmUp;
         encoder.matcher.prime(history, offset, primed);
@@ -85,11 +116,19 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
         }
         while (length > 0) {
             int n = Math.min(length, filling.length - filled);
+            if (nextFlush < flushPoints.length) {
+                n = (int) Math.min(n, flushPoints[nextFlush] - written);
+            }
             System.arraycopy(data, offset, filling, filled, n);
             filled += n;
+            written += n;
             offset += n;
             length -= n;
-            if (filled == filling.length) {
+            boolean flushed = nextFlush < flushPoints.length && written == flushPoints[nextFlush];
+            if (flushed) {
+                nextFlush++;
+            }
+            if (filled == filling.length || flushed && filled > 0) {
                 streamBlock(false);
             }
         }

@@ -22,4 +22,7 @@ abstract class MatchFinder {
     final void prime(byte[] data, int offset, int length) {
         window.add(data, offset, length);
     }
+
+    /** Readies it for a new frame, after one of {@code frameLength} bytes: it then finds what a new one would ({@link MatchWindow#reset}). */
+    abstract void reset(long frameLength);
 }

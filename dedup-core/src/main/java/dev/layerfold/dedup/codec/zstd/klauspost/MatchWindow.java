@@ -28,6 +28,26 @@ final class MatchWindow {
         this.cur = windowSize;
     }
 
+    /**
+     * Forgets a frame of {@code frameLength} bytes, leaving what a new window and zeroed {@code tables}
+     * would find: rather than clearing the tables (megabytes, paid per frame by zstd:chunked's thousands
+     * of small ones), cur moves two windows past every position they can hold, so that each entry is
+     * as far out of reach as an empty one, which every lookup rejects by its distance alone; only once
+     * cur has come half way to {@link #bufferReset} are the tables cleared and cur put back.
+     */
+    void reset(long frameLength, int[]... tables) {
+        long next = cur + frameLength + 2L * maxMatchOffset;
+        if (next > bufferReset / 2) {
+            for (int[] table : tables) {
+                Arrays.fill(table, 0);
+            }
+            cur = maxMatchOffset;
+        } else {
+            cur = (int) next;
+        }
+        length = 0;
+    }
+
     /** Whether {@code cur} is about to overflow: Encode then rebases before adding the next block. */
     boolean nearOverflow() {
         return cur >= bufferReset - length;

@@ -27,6 +27,12 @@ final class SequenceCoders {
         this.pricesDescriptions = pricesDescriptions;
     }
 
+    /** A new frame: no previous table, as in a new coder (what the previous was is then never read). */
+    void reset() {
+        previous.symbolLen = 0;
+        previous.reused = false;
+    }
+
     /** The table to code this block's (normalized) histogram with, and its mode. */
     SequenceTable choose() {
         long nSize = (current.approxSize(current.count, current.symbolLen) + current.maxHeaderSize()) & 0xFFFFFFFFL;

@@ -10,8 +10,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,8 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KlauspostZstdEncoderTest {
 
     static byte[] encode(KlauspostSettings settings, byte[] input, int piece) throws IOException {
+        return encode(settings, input, piece, new long[0]);
+    }
+
+    private static byte[] encode(KlauspostSettings settings, byte[] input, int piece, long[] flushPoints) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, out)) {
+        try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, flushPoints, out)) {
             for (int at = 0; at < input.length; at += piece) {
                 encoder.write(input, at, Math.min(piece, input.length - at));
             }
@@ -46,6 +52,56 @@ class KlauspostZstdEncoderTest {
         int mismatch = java.util.Arrays.mismatch(actual, expected);
         assertThat(mismatch).as("first differing byte from compress %s level %d of %d (expected %d bytes, got %d)", version, level, input.length, expected.length, actual.length)
                 .isEqualTo(-1);
+    }
+
+    /**
+     * A Flush mid-frame ends the block short there and the next fills up from it (a flush point); one
+     * on a block boundary or at the start, with nothing pending, changes nothing; one before the first
+     * block is full makes a streamed frame of a small input; one at the end leaves an empty last block.
+     */
+    @ParameterizedTest(name = "level {0}, {1} bytes, flushed at {2}")
+    @CsvSource({"2, 5000, 1000", "2, 5000, 5000", "1, 5000, 0 1000 1001", "2, 400000, 131072", "2, 400000, 100000 100001 300000 400000",
+            "1, 400000, 65535 65536 70000", "3, 400000, 512 10240 399999", "4, 300000, 200000"})
+    void flushesEndBlocksWhereTheWritersFlushEndsThem(int level, int size, String flushes) throws Exception {
+        byte[] input = mixed(new Random(size + level), size);
+        long[] points = Arrays.stream(flushes.split(" ")).mapToLong(Long::parseLong).toArray();
+        for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
+            String version = KlauspostZstdOracle.RELEASES.get(release).getLast();
+            byte[] expected = KlauspostZstdOracle.compressFlushing(version, level, input, points);
+
+            assertThat(encode(new KlauspostSettings(level, release), input, 7777, points)).as("compress %s", version).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Reset between frames (as zstd:chunked's compressor resets the Writer), the port writes each frame
+     * as a new encoder writes it (which the tests above prove is the Writer's frame): small frames,
+     * frames of several blocks, flushed ones and frames abandoned midway, 150 in a row, past where
+     * the moved tables are cleared.
+     */
+    @ParameterizedTest(name = "level {0}")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void aResetEncoderWritesEachFrameAsANewOneWrites(int level) throws IOException {
+        KlauspostSettings settings = new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0);
+        Random random = new Random(level);
+        byte[] content = mixed(random, 1 << 20);
+        KlauspostZstdEncoder reused = new KlauspostZstdEncoder(settings, OutputStream.nullOutputStream());
+        for (int frame = 0; frame < 150; frame++) {
+            int size = frame % 15 == 0 ? 140_000 + random.nextInt(160_000) : random.nextInt(20_000);
+            int start = random.nextInt(content.length - size);
+            long[] flushes = frame % 7 == 0 && size > 1 ? new long[] {1 + random.nextInt(size - 1)} : new long[0];
+            byte[] input = Arrays.copyOfRange(content, start, start + size);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            reused.reset(flushes, out);
+            if (frame % 13 == 5) {
+                reused.write(input, 0, size / 2);
+                continue;
+            }
+            reused.write(input, 0, size);
+            reused.finish();
+
+            assertThat(out.toByteArray()).as("frame %d of %d bytes", frame, size).isEqualTo(encode(settings, input, size + 1, flushes));
+        }
     }
 
     @ParameterizedTest(name = "{0}, level {1}")

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,17 +41,30 @@ public final class KlauspostZstdOracle {
 
     /** As above, compress {@code version}'s Writer (src/test/zstdgen/compress-VERSION.mod pins it). */
     public static byte[] compress(String version, int level, int threads, byte[] input) throws IOException, InterruptedException {
+        return run(version, threads, input, List.of("klauspost", Integer.toString(level)));
+    }
+
+    /** compress {@code version}'s Writer at {@code level}, {@code input} written with a Flush at each of {@code flushes} (content offsets, ascending). */
+    public static byte[] compressFlushing(String version, int level, byte[] input, long[] flushes) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("klauspost-flush", Integer.toString(level)));
+        Arrays.stream(flushes).mapToObj(Long::toString).forEach(arguments::add);
+        return run(version, 1, input, arguments);
+    }
+
+    private static byte[] run(String version, int threads, byte[] input, List<String> arguments) throws IOException, InterruptedException {
         Path in = Files.createTempFile("klauspost-input", ".tar");
         Path out = Files.createTempFile("klauspost-output", ".zst");
         try {
             Files.write(in, input);
-            ProcessBuilder builder = new ProcessBuilder(List.of(binary(version).toString(), "klauspost", Integer.toString(level)))
+            List<String> command = new ArrayList<>(List.of(binary(version).toString()));
+            command.addAll(arguments);
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.PIPE);
             builder.environment().put("GOMAXPROCS", Integer.toString(threads));
             Process process = builder.start();
             byte[] errors = process.getErrorStream().readAllBytes();
             if (process.waitFor() != 0) {
-                throw new IOException("zstdgen klauspost failed: " + new String(errors, StandardCharsets.UTF_8));
+                throw new IOException("zstdgen " + String.join(" ", arguments) + " failed: " + new String(errors, StandardCharsets.UTF_8));
             }
             return Files.readAllBytes(out);
         } finally {
