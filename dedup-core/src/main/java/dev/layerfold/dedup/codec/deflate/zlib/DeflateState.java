@@ -372,15 +372,9 @@ final class DeflateState implements LazyDeflate {
         availIn = dictLength;
         fillWindow();
         while (lookahead >= MIN_MATCH) {
-            int str = strstart;
             int n = lookahead - (MIN_MATCH - 1);
-            do {
-                insH = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
-                prev[str & wMask] = head[insH];
-                head[insH] = (char) str;
-                str++;
-            } while (--n != 0);
-            strstart = str;
+            insertStrings(strstart, strstart + n);
+            strstart += n;
             lookahead = MIN_MATCH - 1;
             fillWindow();
         }
@@ -557,6 +551,27 @@ final class DeflateState implements LazyDeflate {
         prev[str & wMask] = matchHead;
         head[h] = (char) str;
         return matchHead;
+    }
+
+    /**
+     * INSERT_STRING() for every position in {@code [from, to)}, as deflate_fast, deflate_slow and
+     * deflateSetDictionary() insert the positions inside a match: with the hash and the tables in
+     * locals and the bound computed once, not a field written and a bound tested per position.
+     */
+    private void insertStrings(int from, int to) {
+        byte[] w = window;
+        char[] chainPrev = prev;
+        char[] chainHead = head;
+        int shift = hashShift;
+        int mask = hashMask;
+        int wmask = wMask;
+        int h = insH;
+        for (int str = from; str < to; str++) {
+            h = ((h << shift) ^ (w[str + MIN_MATCH - 1] & 0xff)) & mask;
+            chainPrev[str & wmask] = chainHead[h];
+            chainHead[h] = (char) str;
+        }
+        insH = h;
     }
 
     /** FLUSH_BLOCK_ONLY(). */
@@ -764,12 +779,9 @@ final class DeflateState implements LazyDeflate {
                 bflush = !warmingUp && trees.tallyDist(strstart - matchStart, matchLength - MIN_MATCH);
                 lookahead -= matchLength;
                 if (matchLength <= maxLazyMatch && lookahead >= MIN_MATCH) {
-                    matchLength--;
-                    do {
-                        strstart++;
-                        insertString(strstart);
-                    } while (--matchLength != 0);
-                    strstart++;
+                    insertStrings(strstart + 1, strstart + matchLength);
+                    strstart += matchLength;
+                    matchLength = 0;
                 } else {
                     strstart += matchLength;
                     matchLength = 0;
@@ -835,12 +847,10 @@ final class DeflateState implements LazyDeflate {
                 int maxInsert = strstart + lookahead - MIN_MATCH;
                 boolean bflush = trees.tallyDist(strstart - 1 - prevMatch, prevLength - MIN_MATCH);
                 lookahead -= prevLength - 1;
-                prevLength -= 2;
-                do {
-                    if (++strstart <= maxInsert) {
-                        insertString(strstart);
-                    }
-                } while (--prevLength != 0);
+                int matchEnd = strstart + prevLength - 2;
+                insertStrings(strstart + 1, Math.min(matchEnd, maxInsert) + 1);
+                strstart = matchEnd;
+                prevLength = 0;
                 matchAvailable = false;
                 matchLength = MIN_MATCH - 1;
                 strstart++;
