@@ -56,6 +56,8 @@ final class DeflateState implements LazyDeflate {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
             ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     private final PendingOutput out;
     private final Trees trees;
@@ -591,10 +593,10 @@ final class DeflateState implements LazyDeflate {
         int limit = strstart > maxDist() ? strstart - maxDist() : 0;
         char[] prv = prev;
         int wmask = wMask;
-        byte scanEnd1 = w[scan + bestLen - 1];
-        byte scanEnd = w[scan + bestLen];
-        byte scan0 = w[scan];
-        byte scan1 = w[scan + 1];
+        // zlib's four byte tests (match[best_len], match[best_len-1], match[0], match[1]) as two
+        // 16-bit ones: the same rejections with half the loads and bounds checks in the chain walk.
+        short scanEnd = (short) SHORTS.get(w, scan + bestLen - 1);
+        short scanStart = (short) SHORTS.get(w, scan);
 
         if (prevLength >= goodMatch) {
             chainLength >>>= 2;
@@ -604,8 +606,7 @@ final class DeflateState implements LazyDeflate {
         }
         do {
             int match = curMatch;
-            if (w[match + bestLen] != scanEnd || w[match + bestLen - 1] != scanEnd1
-                    || w[match] != scan0 || w[match + 1] != scan1) {
+            if ((short) SHORTS.get(w, match + bestLen - 1) != scanEnd || (short) SHORTS.get(w, match) != scanStart) {
                 continue;
             }
             // Byte 2 is not compared: equal hashes and equal bytes 0 and 1 imply it (zlib relies on it too).
@@ -616,8 +617,7 @@ final class DeflateState implements LazyDeflate {
                 if (len >= nice) {
                     break;
                 }
-                scanEnd1 = w[scan + bestLen - 1];
-                scanEnd = w[scan + bestLen];
+                scanEnd = (short) SHORTS.get(w, scan + bestLen - 1);
             }
         } while ((curMatch = prv[curMatch & wmask]) > limit && --chainLength != 0);
 
