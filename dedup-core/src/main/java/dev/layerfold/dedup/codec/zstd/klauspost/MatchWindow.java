@@ -41,10 +41,24 @@ final class MatchWindow {
         int minOffset = cur + length - maxMatchOffset;
         for (int[] offsets : tableOffsets) {
             for (int i = 0; i < offsets.length; i++) {
-                offsets[i] = offsets[i] < minOffset ? 0 : offsets[i] - cur + maxMatchOffset;
+                offsets[i] = rebased(offsets[i], minOffset);
             }
         }
         cur = maxMatchOffset;
+    }
+
+    /** {@link #rebase(int[]...)} for tables of positions beside values. */
+    void rebase(MatchTable... tables) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (MatchTable table : tables) {
+            table.rebase(this, minOffset);
+        }
+        cur = maxMatchOffset;
+    }
+
+    /** A table position after a rebase: emptied when out of reach, else moved with {@code cur}. */
+    int rebased(int offset, int minOffset) {
+        return offset < minOffset ? 0 : offset - cur + maxMatchOffset;
     }
 
     /**
