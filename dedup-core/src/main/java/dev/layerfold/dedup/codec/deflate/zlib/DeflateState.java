@@ -3,9 +3,6 @@ package dev.layerfold.dedup.codec.deflate.zlib;
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
 
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -54,18 +51,13 @@ final class DeflateState implements LazyDeflate {
 
     private static final byte[] NO_INPUT = new byte[0];
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class,
-            ByteOrder.LITTLE_ENDIAN);
-
     private final PendingOutput out;
     private final Trees trees;
 
     private final int wSize;
     private final int wMask;
     private final int windowSize;
-    /** The sliding window; 8 bytes of slack let longest_match() compare 8 bytes at a time. */
+    /** The sliding window, with {@link MatchBytes#SLACK} bytes past its end. */
     private final byte[] window;
     /** prev and head hold zlib's 16-bit Pos values; char keeps them as compact (and cache-friendly) as in C. */
     private final char[] prev;
@@ -119,7 +111,7 @@ final class DeflateState implements LazyDeflate {
         this.wSize = 1 << settings.windowBits();
         this.wMask = wSize - 1;
         this.windowSize = 2 * wSize;
-        this.window = new byte[windowSize + 8];
+        this.window = new byte[windowSize + MatchBytes.SLACK];
         this.prev = new char[wSize];
         int hashBits = settings.memLevel() + 7;
         this.head = new char[1 << hashBits];
@@ -593,10 +585,9 @@ final class DeflateState implements LazyDeflate {
         int limit = strstart > maxDist() ? strstart - maxDist() : 0;
         char[] prv = prev;
         int wmask = wMask;
-        // zlib's four byte tests (match[best_len], match[best_len-1], match[0], match[1]) as two
-        // 16-bit ones: the same rejections with half the loads and bounds checks in the chain walk.
-        short scanEnd = (short) SHORTS.get(w, scan + bestLen - 1);
-        short scanStart = (short) SHORTS.get(w, scan);
+        // zlib's four byte tests (match[best_len], match[best_len-1], match[0], match[1]) as two pairs
+        short scanEnd = MatchBytes.pair(w, scan + bestLen - 1);
+        short scanStart = MatchBytes.pair(w, scan);
 
         if (prevLength >= goodMatch) {
             chainLength >>>= 2;
@@ -606,35 +597,22 @@ final class DeflateState implements LazyDeflate {
         }
         do {
             int match = curMatch;
-            if ((short) SHORTS.get(w, match + bestLen - 1) != scanEnd || (short) SHORTS.get(w, match) != scanStart) {
+            if (MatchBytes.pair(w, match + bestLen - 1) != scanEnd || MatchBytes.pair(w, match) != scanStart) {
                 continue;
             }
             // Byte 2 is not compared: equal hashes and equal bytes 0 and 1 imply it (zlib relies on it too).
-            int len = MIN_MATCH + commonPrefix(w, scan + MIN_MATCH, match + MIN_MATCH, MAX_MATCH - MIN_MATCH);
+            int len = MIN_MATCH + MatchBytes.commonPrefix(w, scan + MIN_MATCH, match + MIN_MATCH, MAX_MATCH - MIN_MATCH);
             if (len > bestLen) {
                 matchStart = curMatch;
                 bestLen = len;
                 if (len >= nice) {
                     break;
                 }
-                scanEnd = (short) SHORTS.get(w, scan + bestLen - 1);
+                scanEnd = MatchBytes.pair(w, scan + bestLen - 1);
             }
         } while ((curMatch = prv[curMatch & wmask]) > limit && --chainLength != 0);
 
         return Math.min(bestLen, lookahead);
-    }
-
-    /** How many bytes from {@code a} and {@code b} are equal, at most {@code max}. */
-    private static int commonPrefix(byte[] w, int a, int b, int max) {
-        int n = 0;
-        while (n < max) {
-            long x = (long) LONGS.get(w, a + n) ^ (long) LONGS.get(w, b + n);
-            if (x != 0) {
-                return Math.min(max, n + (Long.numberOfTrailingZeros(x) >>> 3));
-            }
-            n += 8;
-        }
-        return max;
     }
 
     /** deflate_stored(), with unlimited output space. */
