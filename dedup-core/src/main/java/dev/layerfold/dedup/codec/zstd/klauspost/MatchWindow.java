@@ -17,6 +17,12 @@ final class MatchWindow {
     int cur;
     /** Grown on demand up to {@link #capacity}, which alone decides when history moves. */
     byte[] bytes = new byte[0];
+    /**
+     * Past this much history the buffer grows to its capacity at once: small frames and the first
+     * MiB a candidate encoder is tried on stay small, while a layer's encoder skips the doublings
+     * that copied 15 MB and allocated 30 MB more on the way to an 8 MiB window's 16 MiB.
+     */
+    private static final int GROWN_BY_DOUBLING = 1 << 20;
     int length;
 
     MatchWindow(int windowSize) {
@@ -87,7 +93,8 @@ final class MatchWindow {
             length = maxMatchOffset;
         }
         if (length + n > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.min(Math.max(capacity, length + n), Math.max(length + n, bytes.length * 2)));
+            int doubled = Math.max(length + n, bytes.length * 2);
+            bytes = Arrays.copyOf(bytes, doubled > GROWN_BY_DOUBLING ? Math.max(capacity, length + n) : Math.min(Math.max(capacity, length + n), doubled));
         }
         int start = length;
         System.arraycopy(src, offset, bytes, start, n);
