@@ -548,8 +548,8 @@ final class DeflateState implements LazyDeflate {
     }
 
     /**
-     * INSERT_STRING() for every position in {@code [from, to)}, as deflate_fast, deflate_slow and
-     * deflateSetDictionary() insert the positions inside a match: with the hash and the tables in
+     * INSERT_STRING() for every position in {@code [from, to)}, as deflate_fast and deflate_slow insert
+     * the rest of a match and deflateSetDictionary() a dictionary: with the hash and the tables in
      * locals and the bound computed once, not a field written and a bound tested per position.
      */
     private void insertStrings(int from, int to) {

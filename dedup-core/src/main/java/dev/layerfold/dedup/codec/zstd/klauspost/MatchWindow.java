@@ -10,6 +10,13 @@ import java.util.Arrays;
  */
 final class MatchWindow {
 
+    /**
+     * Past this much history the buffer grows to its capacity at once: small frames and the first
+     * MiB a candidate encoder is tried on stay small, while a layer's encoder skips the doublings
+     * that copied 15 MB and allocated 30 MB more on the way to an 8 MiB window's 16 MiB.
+     */
+    private static final int GROWN_BY_DOUBLING = 1 << 20;
+
     final int maxMatchOffset;
     /** Beyond this {@code cur} would overflow an int within two windows: the tables are then rebased. */
     final int bufferReset;
@@ -17,12 +24,6 @@ final class MatchWindow {
     int cur;
     /** Grown on demand up to {@link #capacity}, which alone decides when history moves. */
     byte[] bytes = new byte[0];
-    /**
-     * Past this much history the buffer grows to its capacity at once: small frames and the first
-     * MiB a candidate encoder is tried on stay small, while a layer's encoder skips the doublings
-     * that copied 15 MB and allocated 30 MB more on the way to an 8 MiB window's 16 MiB.
-     */
-    private static final int GROWN_BY_DOUBLING = 1 << 20;
     int length;
 
     MatchWindow(int windowSize) {
