@@ -46,7 +46,9 @@ public final class PgzipBenchmark implements Benchmark {
                         "-modfile=" + MODFILES.get(release));
                 for (int level : new int[] {-1, 9}) {
                     int rounds = level == 9 ? 3 : 5;
-                    GoFlateBenchmark.compress(PgzipEncoder.create(OutputStream.nullOutputStream(), level, BLOCK_SIZE, release), data); // JIT warm-up
+                    for (int warmUp = 0; warmUp < JIT_WARM_UP_ROUNDS; warmUp++) {
+                        GoFlateBenchmark.compress(PgzipEncoder.create(OutputStream.nullOutputStream(), level, BLOCK_SIZE, release), data);
+                    }
                     double[] ours = new double[rounds];
                     double[] go = new double[rounds];
                     for (int round = 0; round < rounds; round++) {

@@ -66,7 +66,7 @@ public final class ZstdBenchmark implements Benchmark {
             byte[] layer = tool(List.of(zstdgen.toString(), "libzstd", Integer.toString(level), "-size"), input);
             SplitResult split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(layer), FileSink.discarding());
             System.out.println("zstd       level " + level + ": " + split.identifications());
-            double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), layer, tar.length / 1e6);
+            double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), layer, tar.length / 1e6, 1);
             double[] jni = measureJni(tar, level);
             report.compare(SUITE, "rebuild vs zstd-jni alone, level " + level + " " + size, "MB/cpu-s", rebuild, jni, "zstd-jni", true);
             double[] cli = ZlibBenchmark.measureTool("zstd -q -c --single-thread -" + level, input, tar.length, ROUNDS);
@@ -83,7 +83,8 @@ public final class ZstdBenchmark implements Benchmark {
         double[] go = measureGoWriter(zstdgen118, input);
         report.compare(SUITE, "klauspost port vs Go Writer, compress 1.18.0 default level " + size, "MB/cpu-s", measurePort(tar), go, "klauspost-go",
                 true);
-        double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), klauspost, tar.length / 1e6);
+        double[] rebuild = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), klauspost, tar.length / 1e6,
+                JIT_WARM_UP_ROUNDS);
         report.compare(SUITE, "rebuild vs Go Writer, compress 1.18.0 default level " + size, "MB/cpu-s", rebuild, go, "klauspost-go", true);
         Path chunkedgen = GoPrograms.build("chunkedgen", ".", work.resolve("chunkedgen"));
         byte[] chunked = tool(List.of(chunkedgen.toString(), "3"), input);
@@ -97,7 +98,7 @@ public final class ZstdBenchmark implements Benchmark {
     private static double[] measurePort(byte[] tar) throws IOException {
         KlauspostSettings settings = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.Release.COMPRESS_1_18_0);
         double[] mbPerSecond = new double[ROUNDS];
-        for (int round = -1; round < ROUNDS; round++) {
+        for (int round = -JIT_WARM_UP_ROUNDS; round < ROUNDS; round++) {
             long start = THREADS.getCurrentThreadCpuTime();
             try (KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, OutputStream.nullOutputStream())) {
                 for (int offset = 0; offset < tar.length; offset += PIECE) {

@@ -4,9 +4,6 @@ import dev.layerfold.dedup.codec.deflate.FastRestart;
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
 
 import java.io.OutputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -55,16 +52,13 @@ final class DeflateState implements LazyDeflate {
 
     private static final byte[] NO_INPUT = new byte[0];
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
-
     private final PendingOutput out;
     private final Trees trees;
 
     private final int wSize;
     private final int wMask;
     private final int windowSize;
-    /** The sliding window; 8 bytes of slack let longest_match() compare 8 bytes at a time. */
+    /** The sliding window, with {@link MatchBytes#SLACK} bytes past its end. */
     private final byte[] window;
     /** prev and head hold zlib's 16-bit Pos values; char keeps them as compact (and cache-friendly) as in C. */
     private final char[] prev;
@@ -118,7 +112,7 @@ final class DeflateState implements LazyDeflate {
         this.wSize = 1 << settings.windowBits();
         this.wMask = wSize - 1;
         this.windowSize = 2 * wSize;
-        this.window = new byte[windowSize + 8];
+        this.window = new byte[windowSize + MatchBytes.SLACK];
         this.prev = new char[wSize];
         int hashBits = settings.memLevel() + 7;
         this.head = new char[1 << hashBits];
@@ -373,15 +367,9 @@ final class DeflateState implements LazyDeflate {
         availIn = dictLength;
         fillWindow();
         while (lookahead >= MIN_MATCH) {
-            int str = strstart;
             int n = lookahead - (MIN_MATCH - 1);
-            do {
-                insH = ((insH << hashShift) ^ (window[str + MIN_MATCH - 1] & 0xff)) & hashMask;
-                prev[str & wMask] = head[insH];
-                head[insH] = (char) str;
-                str++;
-            } while (--n != 0);
-            strstart = str;
+            insertStrings(strstart, strstart + n);
+            strstart += n;
             lookahead = MIN_MATCH - 1;
             fillWindow();
         }
@@ -560,6 +548,27 @@ final class DeflateState implements LazyDeflate {
         return matchHead;
     }
 
+    /**
+     * INSERT_STRING() for every position in {@code [from, to)}, as deflate_fast and deflate_slow insert
+     * the rest of a match and deflateSetDictionary() a dictionary: with the hash and the tables in
+     * locals and the bound computed once, not a field written and a bound tested per position.
+     */
+    private void insertStrings(int from, int to) {
+        byte[] w = window;
+        char[] chainPrev = prev;
+        char[] chainHead = head;
+        int shift = hashShift;
+        int mask = hashMask;
+        int wmask = wMask;
+        int h = insH;
+        for (int str = from; str < to; str++) {
+            h = ((h << shift) ^ (w[str + MIN_MATCH - 1] & 0xff)) & mask;
+            chainPrev[str & wmask] = chainHead[h];
+            chainHead[h] = (char) str;
+        }
+        insH = h;
+    }
+
     /** FLUSH_BLOCK_ONLY(). */
     private void flushBlock(boolean last) {
         trees.flushBlock(level, strategy, blockStart >= 0 ? window : null, blockStart, strstart - blockStart, last);
@@ -577,10 +586,9 @@ final class DeflateState implements LazyDeflate {
         int limit = strstart > maxDist() ? strstart - maxDist() : 0;
         char[] prv = prev;
         int wmask = wMask;
-        byte scanEnd1 = w[scan + bestLen - 1];
-        byte scanEnd = w[scan + bestLen];
-        byte scan0 = w[scan];
-        byte scan1 = w[scan + 1];
+        // zlib's four byte tests (match[best_len], match[best_len-1], match[0], match[1]) as two pairs
+        short scanEnd = MatchBytes.pair(w, scan + bestLen - 1);
+        short scanStart = MatchBytes.pair(w, scan);
 
         if (prevLength >= goodMatch) {
             chainLength >>>= 2;
@@ -590,37 +598,22 @@ final class DeflateState implements LazyDeflate {
         }
         do {
             int match = curMatch;
-            if (w[match + bestLen] != scanEnd || w[match + bestLen - 1] != scanEnd1
-                    || w[match] != scan0 || w[match + 1] != scan1) {
+            if (MatchBytes.pair(w, match + bestLen - 1) != scanEnd || MatchBytes.pair(w, match) != scanStart) {
                 continue;
             }
             // Byte 2 is not compared: equal hashes and equal bytes 0 and 1 imply it (zlib relies on it too).
-            int len = MIN_MATCH + commonPrefix(w, scan + MIN_MATCH, match + MIN_MATCH, MAX_MATCH - MIN_MATCH);
+            int len = MIN_MATCH + MatchBytes.commonPrefix(w, scan + MIN_MATCH, match + MIN_MATCH, MAX_MATCH - MIN_MATCH);
             if (len > bestLen) {
                 matchStart = curMatch;
                 bestLen = len;
                 if (len >= nice) {
                     break;
                 }
-                scanEnd1 = w[scan + bestLen - 1];
-                scanEnd = w[scan + bestLen];
+                scanEnd = MatchBytes.pair(w, scan + bestLen - 1);
             }
         } while ((curMatch = prv[curMatch & wmask]) > limit && --chainLength != 0);
 
         return Math.min(bestLen, lookahead);
-    }
-
-    /** How many bytes from {@code a} and {@code b} are equal, at most {@code max}. */
-    private static int commonPrefix(byte[] w, int a, int b, int max) {
-        int n = 0;
-        while (n < max) {
-            long x = (long) LONGS.get(w, a + n) ^ (long) LONGS.get(w, b + n);
-            if (x != 0) {
-                return Math.min(max, n + (Long.numberOfTrailingZeros(x) >>> 3));
-            }
-            n += 8;
-        }
-        return max;
     }
 
     /** deflate_stored(), with unlimited output space. */
@@ -765,12 +758,9 @@ final class DeflateState implements LazyDeflate {
                 bflush = !warmingUp && trees.tallyDist(strstart - matchStart, matchLength - MIN_MATCH);
                 lookahead -= matchLength;
                 if (matchLength <= maxLazyMatch && lookahead >= MIN_MATCH) {
-                    matchLength--;
-                    do {
-                        strstart++;
-                        insertString(strstart);
-                    } while (--matchLength != 0);
-                    strstart++;
+                    insertStrings(strstart + 1, strstart + matchLength);
+                    strstart += matchLength;
+                    matchLength = 0;
                 } else {
                     strstart += matchLength;
                     matchLength = 0;
@@ -836,12 +826,10 @@ final class DeflateState implements LazyDeflate {
                 int maxInsert = strstart + lookahead - MIN_MATCH;
                 boolean bflush = trees.tallyDist(strstart - 1 - prevMatch, prevLength - MIN_MATCH);
                 lookahead -= prevLength - 1;
-                prevLength -= 2;
-                do {
-                    if (++strstart <= maxInsert) {
-                        insertString(strstart);
-                    }
-                } while (--prevLength != 0);
+                int matchEnd = strstart + prevLength - 2;
+                insertStrings(strstart + 1, Math.min(matchEnd, maxInsert) + 1);
+                strstart = matchEnd;
+                prevLength = 0;
                 matchAvailable = false;
                 matchLength = MIN_MATCH - 1;
                 strstart++;

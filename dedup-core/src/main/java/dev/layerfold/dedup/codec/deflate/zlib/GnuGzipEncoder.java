@@ -53,7 +53,7 @@ public final class GnuGzipEncoder implements DeflateEncoder {
     private final int maxChainLength;
     private final PendingOutput out;
     private final Trees trees;
-    private final byte[] window = new byte[WINDOW_SIZE];
+    private final byte[] window = new byte[WINDOW_SIZE + MatchBytes.SLACK];
     private final char[] prev = new char[WSIZE];
     private final char[] head = new char[1 << HASH_BITS];
 
@@ -534,33 +534,24 @@ public final class GnuGzipEncoder implements DeflateEncoder {
         int scan = strstart;
         int bestLen = prevLength;
         int limit = strstart > MAX_DIST ? strstart - MAX_DIST : 0;
-        int strend = strstart + MAX_MATCH;
-        byte scanEnd1 = w[scan + bestLen - 1];
-        byte scanEnd = w[scan + bestLen];
+        short scanEnd = MatchBytes.pair(w, scan + bestLen - 1);
+        short scanStart = MatchBytes.pair(w, scan);
         if (prevLength >= goodMatch) {
             chainLength >>= 2;
         }
         do {
             int match = curMatch;
-            if (w[match + bestLen] != scanEnd || w[match + bestLen - 1] != scanEnd1
-                    || w[match] != w[scan] || w[match + 1] != w[scan + 1]) {
+            if (MatchBytes.pair(w, match + bestLen - 1) != scanEnd || MatchBytes.pair(w, match) != scanStart) {
                 continue;
             }
-            int s = scan + 3;
-            int m = match + 3;
-            while (s < strend && w[s] == w[m]) {
-                s++;
-                m++;
-            }
-            int len = s - scan;
+            int len = MIN_MATCH + MatchBytes.commonPrefix(w, scan + MIN_MATCH, match + MIN_MATCH, MAX_MATCH - MIN_MATCH);
             if (len > bestLen) {
                 matchStart = curMatch;
                 bestLen = len;
                 if (len >= niceMatch) {
                     break;
                 }
-                scanEnd1 = w[scan + bestLen - 1];
-                scanEnd = w[scan + bestLen];
+                scanEnd = MatchBytes.pair(w, scan + bestLen - 1);
             }
         } while ((curMatch = prev[curMatch & WMASK]) > limit && --chainLength != 0);
         return bestLen;

@@ -21,7 +21,7 @@ final class BitWriter {
         container |= (value & ((1L << n) - 1)) << bits;
         bits += n;
         if (bits >= 32) {
-            out.putLittleEndian(container, 4);
+            out.putInt((int) container);
             container >>>= 32;
             bits -= 32;
         }

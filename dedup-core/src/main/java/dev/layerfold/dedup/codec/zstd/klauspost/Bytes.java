@@ -45,6 +45,13 @@ final class Bytes {
         put(from.data, 0, from.length);
     }
 
+    /** Four bytes little-endian in one store: the bit writers' flush, once per 32 bits they write. */
+    void putInt(int value) {
+        ensure(4);
+        INT.set(data, length, value);
+        length += 4;
+    }
+
     /** Little-endian, {@code n} of the value's low bytes. */
     void putLittleEndian(long value, int n) {
         ensure(n);

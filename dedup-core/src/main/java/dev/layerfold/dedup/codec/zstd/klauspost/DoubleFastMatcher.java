@@ -22,10 +22,8 @@ final class DoubleFastMatcher extends MatchFinder {
     private static final int MIN_NON_LITERAL_BLOCK = 16;
     private static final int SEARCH_STRENGTH = 8;
 
-    private final int[] longOffset = new int[1 << LONG_BITS];
-    private final int[] longValue = new int[1 << LONG_BITS];
-    private final int[] shortOffset = new int[1 << SHORT_BITS];
-    private final int[] shortValue = new int[1 << SHORT_BITS];
+    private final MatchTable longTable = new MatchTable(LONG_BITS);
+    private final MatchTable shortTable = new MatchTable(SHORT_BITS);
 
     DoubleFastMatcher(int windowSize) {
         super(windowSize);
@@ -42,7 +40,7 @@ final class DoubleFastMatcher extends MatchFinder {
     @Override
     void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
-            window.rebase(shortOffset, longOffset);
+            window.rebase(shortTable, longTable);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length, false);
@@ -50,7 +48,7 @@ final class DoubleFastMatcher extends MatchFinder {
 
     @Override
     void reset(long frameLength) {
-        window.reset(frameLength, longOffset, longValue, shortOffset, shortValue);
+        window.reset(frameLength, longTable, shortTable);
     }
 
     @Override
@@ -87,15 +85,13 @@ final class DoubleFastMatcher extends MatchFinder {
             while (true) {
                 int nextHashL = hashLong(cv);
                 int nextHashS = hashShort(cv);
-                int candidateLOffset = longOffset[nextHashL];
-                int candidateLValue = longValue[nextHashL];
-                int candidateSOffset = shortOffset[nextHashS];
-                int candidateSValue = shortValue[nextHashS];
+                long candidateL = longTable.get(nextHashL);
+                long candidateS = shortTable.get(nextHashS);
+                int candidateLOffset = MatchTable.offset(candidateL);
+                int candidateSOffset = MatchTable.offset(candidateS);
                 int repIndex = s - offset1 + 1;
-                longOffset[nextHashL] = s + cur;
-                longValue[nextHashL] = (int) cv;
-                shortOffset[nextHashS] = s + cur;
-                shortValue[nextHashS] = (int) cv;
+                longTable.put(nextHashL, s + cur, (int) cv);
+                shortTable.put(nextHashS, s + cur, (int) cv);
 
                 if (canRepeat && repIndex >= 0 && Bytes.load32(src, repIndex) == (int) (cv >>> 8)) {
                     int length = 4 + MatchWindow.matchLength(src, s + 5, repIndex + 4, end);
@@ -120,19 +116,18 @@ final class DoubleFastMatcher extends MatchFinder {
                 }
                 int coffsetL = s - (candidateLOffset - cur);
                 int coffsetS = s - (candidateSOffset - cur);
-                if (coffsetL < maxMatchOffset && (int) cv == candidateLValue) {
+                if (coffsetL < maxMatchOffset && (int) cv == MatchTable.value(candidateL)) {
                     t = candidateLOffset - cur;
                     break;
                 }
-                if (coffsetS < maxMatchOffset && (int) cv == candidateSValue) {
+                if (coffsetS < maxMatchOffset && (int) cv == MatchTable.value(candidateS)) {
                     long cvNext = Bytes.load64(src, s + 1);
                     nextHashL = hashLong(cvNext);
-                    candidateLOffset = longOffset[nextHashL];
-                    candidateLValue = longValue[nextHashL];
+                    candidateL = longTable.get(nextHashL);
+                    candidateLOffset = MatchTable.offset(candidateL);
                     coffsetL = s - (candidateLOffset - cur) + 1;
-                    longOffset[nextHashL] = s + 1 + cur;
-                    longValue[nextHashL] = (int) cvNext;
-                    if (coffsetL < maxMatchOffset && (int) cvNext == candidateLValue) {
+                    longTable.put(nextHashL, s + 1 + cur, (int) cvNext);
+                    if (coffsetL < maxMatchOffset && (int) cvNext == MatchTable.value(candidateL)) {
                         t = candidateLOffset - cur;
                         s += 1;
                         break;
@@ -168,14 +163,10 @@ final class DoubleFastMatcher extends MatchFinder {
             int index1 = s - 2;
             long cv0 = Bytes.load64(src, index0);
             cv1 = Bytes.load64(src, index1);
-            longOffset[hashLong(cv0)] = index0 + cur;
-            longValue[hashLong(cv0)] = (int) cv0;
-            longOffset[hashLong(cv1)] = index1 + cur;
-            longValue[hashLong(cv1)] = (int) cv1;
-            shortOffset[hashShort(cv0 >>> 8)] = index0 + 1 + cur;
-            shortValue[hashShort(cv0 >>> 8)] = (int) (cv0 >>> 8);
-            shortOffset[hashShort(cv1 >>> 8)] = index1 + 1 + cur;
-            shortValue[hashShort(cv1 >>> 8)] = (int) (cv1 >>> 8);
+            longTable.put(hashLong(cv0), index0 + cur, (int) cv0);
+            longTable.put(hashLong(cv1), index1 + cur, (int) cv1);
+            shortTable.put(hashShort(cv0 >>> 8), index0 + 1 + cur, (int) (cv0 >>> 8));
+            shortTable.put(hashShort(cv1 >>> 8), index1 + 1 + cur, (int) (cv1 >>> 8));
 
             cv = Bytes.load64(src, s);
             if (noHistory ? block.sequences <= 2 : !canRepeat) {
@@ -189,10 +180,8 @@ final class DoubleFastMatcher extends MatchFinder {
                 int hashS = hashShort(noHistory ? cv1 >>> 16 : cv);
                 int hashL = hashLong(cv);
                 int length = 4 + MatchWindow.matchLength(src, s + 4, o2 + 4, end);
-                longOffset[hashL] = s + cur;
-                longValue[hashL] = (int) cv;
-                shortOffset[hashS] = s + cur;
-                shortValue[hashS] = (int) cv;
+                longTable.put(hashL, s + cur, (int) cv);
+                shortTable.put(hashS, s + cur, (int) cv);
                 block.add(0, length - 3, 1);
                 s += length;
                 nextEmit = s;

@@ -10,6 +10,13 @@ import java.util.Arrays;
  */
 final class MatchWindow {
 
+    /**
+     * Past this much history the buffer grows to its capacity at once: small frames and the first
+     * MiB a candidate encoder is tried on stay small, while a layer's encoder skips the doublings
+     * that copied 15 MB and allocated 30 MB more on the way to an 8 MiB window's 16 MiB.
+     */
+    private static final int GROWN_BY_DOUBLING = 1 << 20;
+
     final int maxMatchOffset;
     /** Beyond this {@code cur} would overflow an int within two windows: the tables are then rebased. */
     final int bufferReset;
@@ -36,16 +43,29 @@ final class MatchWindow {
      * cur has come half way to {@link #bufferReset} are the tables cleared and cur put back.
      */
     void reset(long frameLength, int[]... tables) {
-        long next = cur + frameLength + 2L * maxMatchOffset;
-        if (next > bufferReset / 2) {
+        if (advancePast(frameLength)) {
             for (int[] table : tables) {
                 Arrays.fill(table, 0);
             }
-            cur = maxMatchOffset;
-        } else {
-            cur = (int) next;
         }
+    }
+
+    /** {@link #reset(long, int[]...)} for tables of positions beside values. */
+    void reset(long frameLength, MatchTable... tables) {
+        if (advancePast(frameLength)) {
+            for (MatchTable table : tables) {
+                table.clear();
+            }
+        }
+    }
+
+    /** Moves cur past a frame of {@code frameLength} bytes; true if it was put back instead, and the tables must be cleared. */
+    private boolean advancePast(long frameLength) {
+        long next = cur + frameLength + 2L * maxMatchOffset;
+        boolean putBack = next > bufferReset / 2;
+        cur = putBack ? maxMatchOffset : (int) next;
         length = 0;
+        return putBack;
     }
 
     /** Whether {@code cur} is about to overflow: Encode then rebases before adding the next block. */
@@ -61,10 +81,24 @@ final class MatchWindow {
         int minOffset = cur + length - maxMatchOffset;
         for (int[] offsets : tableOffsets) {
             for (int i = 0; i < offsets.length; i++) {
-                offsets[i] = offsets[i] < minOffset ? 0 : offsets[i] - cur + maxMatchOffset;
+                offsets[i] = rebased(offsets[i], minOffset);
             }
         }
         cur = maxMatchOffset;
+    }
+
+    /** {@link #rebase(int[]...)} for tables of positions beside values. */
+    void rebase(MatchTable... tables) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (MatchTable table : tables) {
+            table.rebase(this, minOffset);
+        }
+        cur = maxMatchOffset;
+    }
+
+    /** A table position after a rebase: emptied when out of reach, else moved with {@code cur}. */
+    int rebased(int offset, int minOffset) {
+        return offset < minOffset ? 0 : offset - cur + maxMatchOffset;
     }
 
     /**
@@ -93,7 +127,8 @@ final class MatchWindow {
             length = maxMatchOffset;
         }
         if (length + n > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.min(Math.max(capacity, length + n), Math.max(length + n, bytes.length * 2)));
+            int doubled = Math.max(length + n, bytes.length * 2);
+            bytes = Arrays.copyOf(bytes, doubled > GROWN_BY_DOUBLING ? Math.max(capacity, length + n) : Math.min(Math.max(capacity, length + n), doubled));
         }
         int start = length;
         System.arraycopy(src, offset, bytes, start, n);
