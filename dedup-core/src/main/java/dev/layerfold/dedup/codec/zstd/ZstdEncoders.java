@@ -147,6 +147,9 @@ public final class ZstdEncoders {
         if (klauspost) {
             for (int level : KlauspostSettings.LEVELS) {
                 for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
+                    if (!release.raced()) {
+                        continue;
+                    }
                     KlauspostSettings settings = new KlauspostSettings(level, release);
                     if (settings.writesHeader(header)) {
                         candidates.add(settings.spec());
