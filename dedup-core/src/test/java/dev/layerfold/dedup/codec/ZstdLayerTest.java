@@ -147,6 +147,29 @@ class ZstdLayerTest {
         assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-" + level + "/11800"));
     }
 
+    /**
+     * podman 5.0 (compress 1.17.7) writes a block of one repeated byte as a compressed block where
+     * 1.17.8 on write an RLE block, and is otherwise 1.18.0's generation, raced for it: a layer with
+     * runs of zeros and of 0x7 longer than a block is named 1.17.7's generation from its blocks at
+     * SpeedBetterCompression and SpeedBestCompression (raced in 1.18.0's place once they show it),
+     * a 1.18.0 one keeps 1.18.0's (its runs are RLE blocks). At SpeedFastest and SpeedDefault both
+     * write these runs alike, as compressed blocks, and 1.18.0's is named; every layer rebuilt.
+     */
+    @ParameterizedTest(name = "compress {0}, level {1}")
+    @CsvSource({"1.17.7, 1, 11800", "1.17.7, 2, 11800", "1.17.7, 3, 11707", "1.17.7, 4, 11707", "1.18.0, 1, 11800", "1.18.0, 2, 11800",
+            "1.18.0, 3, 11800", "1.18.0, 4, 11800"})
+    void klauspostLayersWithRunsAreToldByTheirBlocks(String version, int level, int generation) throws Exception {
+        Tools.sh(dir, "mkdir -p runs && head -c 307200 /dev/zero > runs/zeros && head -c 143360 /dev/zero | tr '\\0' '\\7' > runs/sevens"
+                + " && tar --format=posix -C runs -cf runs.tar .");
+        byte[] tar = concat(Files.readAllBytes(dir.resolve("runs.tar")), systemTar);
+        byte[] layer = KlauspostZstdOracle.compress(version, level, 1, tar);
+
+        SplitResult split = assertRebuilt(layer);
+
+        assertThat(split.identifications()).singleElement()
+                .satisfies(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-" + level + "/" + generation));
+    }
+
     /** Under one block the Writer writes a whole frame (EncodeAll: the size recorded, a single segment above 1 KiB, no history). */
     @ParameterizedTest(name = "level {0}, a file of {1} bytes")
     @CsvSource({"2, 1000", "2, 40000", "1, 1000", "1, 40000", "3, 1000", "3, 40000", "4, 1000", "4, 40000"})
