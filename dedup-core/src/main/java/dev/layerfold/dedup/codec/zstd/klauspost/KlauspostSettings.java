@@ -28,10 +28,10 @@ public record KlauspostSettings(int level, Release release) {
      */
     public enum Release {
         /**
-         * compress 1.17.7 (podman 5.0's pin) and 1.17.6, whose encoder sources are 1.17.7's: before
-         * the RLE block, a block of one repeated byte is written as a compressed block (or at levels 3
-         * and 4 searched like any other). 1.17.5 and earlier differ at level 4 (and 1.17.4 and earlier
-         * in their windows): not ported.
+         * compress 1.17.7 (podman 5.0's pin; tested to write the same at every level), before the RLE
+         * block: a block of one repeated byte is written as a compressed block (and at levels 3 and 4
+         * searched like any other). 1.17.6's zstd sources are 1.17.7's (not run); 1.17.5 and earlier
+         * differ at level 4 (enc_best.go), 1.17.4 and earlier also in their window options: not ported.
          */
         COMPRESS_1_17_7(11707, false, false),
         /**
