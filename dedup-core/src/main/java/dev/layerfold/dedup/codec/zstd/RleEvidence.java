@@ -1,21 +1,28 @@
 package dev.layerfold.dedup.codec.zstd;
 
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 
 /**
  * What a frame's blocks tell of klauspost/compress's RLE block, which 1.17.8 added: 1.17.7 wrote a
  * block of one repeated byte as a compressed block, and otherwise the same bytes as 1.18.0, so that
  * no race over the frame's start tells the two apart. A frame with an RLE block is 1.17.8's or later.
  * One without is written alike by both generations (they differ only where 1.18.0's writes an RLE
- * block), and if it holds a compressed block of one repeated byte over 3 bytes, 1.18.0's cannot
- * have written it at SpeedBetterCompression or SpeedBestCompression, which make every such block an
- * RLE block ({@link ZstdEncoders#forRleEvidence} names 1.17.7's then). Each compressed block's
- * content is compared with its first byte up to the first that differs, usually the second.
+ * block); if it holds a compressed block of one repeated byte over 3 bytes, 1.18.0's did not write
+ * it at SpeedBetterCompression or SpeedBestCompression, which make every such block an RLE block.
+ * Below, 1.18.0 makes such a block an RLE block only where it found it as one sequence at offset 1,
+ * which the content does not show (its own layers of system files hold compressed blocks of zeros
+ * there), but always where it is the frame's first block (over 15 bytes: the real 1.17.8 Writer's
+ * frames of one byte, zeros and 0x7, 4 bytes to 400 KB, at SpeedFastest and SpeedDefault), as
+ * zstd:chunked's frame of a zero chunk or of a file of one byte is. Each compressed block's content
+ * is compared with its first byte up to the first that differs, usually the second.
  */
 final class RleEvidence {
 
     private boolean rleBlock;
     private boolean compressedOneByteBlock;
+    private boolean compressedOneByteFirstBlock;
+    private boolean firstBlock = true;
     /** The current block is compressed and all of its content so far is {@link #first}. */
     private boolean oneByteSoFar;
     private int first = -1;
@@ -48,11 +55,13 @@ final class RleEvidence {
     /** The current block ended: all of its content was given. */
     void blockEnded() {
         compressedOneByteBlock |= oneByteSoFar && length > 3;
+        compressedOneByteFirstBlock |= firstBlock && oneByteSoFar && length > 15;
         oneByteSoFar = false;
+        firstBlock = false;
     }
 
-    /** Whether the frame was written without RLE blocks where 1.17.8 on would have written one: a compressed block of one repeated byte and no RLE block. */
-    boolean writtenWithoutRleBlocks() {
-        return compressedOneByteBlock && !rleBlock;
+    /** Whether klauspost's Writer at this EncoderLevel wrote the frame without the RLE blocks that 1.17.8 on would have written: 1.17.7's generation. */
+    boolean writtenWithoutRleBlocks(int level) {
+        return !rleBlock && (level >= KlauspostSettings.SPEED_BETTER ? compressedOneByteBlock : compressedOneByteFirstBlock);
     }
 }

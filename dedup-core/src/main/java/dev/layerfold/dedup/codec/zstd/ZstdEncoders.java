@@ -186,15 +186,9 @@ public final class ZstdEncoders {
     /**
      * klauspost's 1.18.0 generation or 1.17.7's, which write the same but for blocks of one repeated
      * byte, as the frame's blocks call for ({@link RleEvidence#writtenWithoutRleBlocks}): raced as
-     * 1.18.0, told apart here at SpeedBetterCompression and SpeedBestCompression only, where 1.18.0
-     * writes every such block as an RLE block. Below, it does so only for a block it found as one
-     * sequence at offset 1, which the split cannot see without decoding the sequences, and 1.18.0's
-     * own layers of system files at SpeedFastest and SpeedDefault hold compressed blocks of zeros and
-     * no RLE block: 1.18.0's stays named there (a 1.17.7 frame that differs then fails the rebuild
-     * and stays intact).
-     * Other encoders as they are.
+     * 1.18.0, told apart here. Other encoders as they are; with no evidence, 1.18.0's as raced.
      */
-    static EncoderSpec forRleEvidence(EncoderSpec spec, boolean writtenWithoutRleBlocks) {
+    static EncoderSpec forRleEvidence(EncoderSpec spec, RleEvidence evidence) {
         if (!spec.family().equals(KlauspostSettings.FAMILY)) {
             return spec;
         }
@@ -202,7 +196,7 @@ public final class ZstdEncoders {
         if (settings.release() != KlauspostSettings.Release.COMPRESS_1_18_0 && settings.release() != KlauspostSettings.Release.COMPRESS_1_17_7) {
             return spec;
         }
-        boolean is1177 = writtenWithoutRleBlocks && settings.level() >= KlauspostSettings.SPEED_BETTER;
+        boolean is1177 = evidence.writtenWithoutRleBlocks(settings.level());
         return new KlauspostSettings(settings.level(), is1177 ? KlauspostSettings.Release.COMPRESS_1_17_7 : KlauspostSettings.Release.COMPRESS_1_18_0)
                 .spec();
     }

@@ -168,8 +168,8 @@ public final class ZstdIdentifier {
             if (spec.isNone()) {
                 failed = true;
             } else {
-                previous = ZstdEncoders.forRleEvidence(spec, false);
-                spec = ZstdEncoders.forRleEvidence(spec, rleEvidence.writtenWithoutRleBlocks());
+                previous = ZstdEncoders.forRleEvidence(spec, new RleEvidence());
+                spec = ZstdEncoders.forRleEvidence(spec, rleEvidence);
             }
             return new Identification(spec, wholeStream, compared, tried);
         }
@@ -222,7 +222,7 @@ public final class ZstdIdentifier {
          */
         private long run(EncoderSpec settings, boolean whole) {
             // the blocks read so far are all the race compares
-            EncoderSpec candidate = ZstdEncoders.endingAfterInput(ZstdEncoders.forRleEvidence(settings, rleEvidence.writtenWithoutRleBlocks()),
+            EncoderSpec candidate = ZstdEncoders.endingAfterInput(ZstdEncoders.forRleEvidence(settings, rleEvidence),
                     whole && emptyLastBlock);
             tried++;
             compared = Math.max(compared, content.size);
