@@ -142,6 +142,34 @@ class KlauspostZstdEncoderTest {
     }
 
     /**
+     * What identification tells 1.17.7's frames at SpeedFastest and SpeedDefault by: a frame of one
+     * repeated byte over 15 bytes starts with an RLE block from 1.17.8 on (1.18.0 and 1.17.8 here), with
+     * a compressed or raw block in 1.17.7; and the port writes each such frame as 1.17.7 does.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    void aFrameOfOneByteStartsWithAnRleBlockFrom1178On(int level) throws Exception {
+        for (int size : new int[] {16, 17, 100, 1000, 65535, 65536, 65537, 131072, 131073, 300000}) {
+            for (byte value : new byte[] {0, 7}) {
+                byte[] input = new byte[size];
+                Arrays.fill(input, value);
+                for (String version : new String[] {"1.17.8", "1.18.0"}) {
+                    assertThat(firstBlockType(KlauspostZstdOracle.compress(version, level, 1, input))).as("compress %s, %d bytes", version, size)
+                            .isEqualTo(dev.layerfold.dedup.codec.container.ZstdFrameHeader.Block.RLE);
+                }
+                assertThat(firstBlockType(KlauspostZstdOracle.compress("1.17.7", level, 1, input))).as("compress 1.17.7, %d bytes", size)
+                        .isNotEqualTo(dev.layerfold.dedup.codec.container.ZstdFrameHeader.Block.RLE);
+                assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_17_7, "1.17.7", level, input);
+            }
+        }
+    }
+
+    private static int firstBlockType(byte[] frame) {
+        int headerLength = 5 + dev.layerfold.dedup.codec.container.ZstdFrameHeader.fieldsLength(frame[4] & 0xff);
+        return dev.layerfold.dedup.codec.container.ZstdFrameHeader.Block.decode(frame, headerLength).type();
+    }
+
+    /**
      * 140 KiB of 0x7 (a frame's first block of one byte is the RLE block at every level from 1.17.8
      * on), {@code content}, 300 KiB of zeros, 200 KiB of random bytes, 140 KiB of 0x7 again and
      * {@code content}'s first 64 KiB again.
