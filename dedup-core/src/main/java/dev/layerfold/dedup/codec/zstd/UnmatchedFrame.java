@@ -17,7 +17,7 @@ final class UnmatchedFrame {
     }
 
     static String reason(ZstdFrameHeader header) {
-        return "zstd stream matches no known encoder (klauspost/compress/zstd 1.17.8-1.20.4 at every level, 1.17.7 at levels 3-4, and libzstd " + ZstdEncoders.PROVEN_VERSION
+        return "zstd stream matches no known encoder (klauspost/compress/zstd 1.17.8-1.20.4 at every level, 1.17.7 where its blocks show it, and libzstd " + ZstdEncoders.PROVEN_VERSION
                 + " levels 1-" + ZstdEncoders.MAX_LEVEL + ", one thread or several, were tried where the header allows); likely producer: "
                 + likely(header);
     }
