@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * zstd layers made by the real producers ({@link ZstdOracle}), split, identified and rebuilt byte for
  * byte with the production encoders: libzstd 1.5.7 through zstd-jni, single- and multi-threaded, with
  * and without the size pledged and the checksum, one frame or several with skippable frames between;
- * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3) through its Java port, alone
+ * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3; 1.17.7 told by its blocks) through its Java port, alone
  * and as containers/storage's zstd:chunked compressor drives it (a frame per file, the last flushed); and the
  * producers not reproduced (other klauspost/compress releases and levels, other libzstd releases) reported with
  * the producer their frames point to, never rebuilt.
