@@ -78,6 +78,7 @@ final class ZstdFrameSplitter {
                 throw new LayerFormatException("zstd block at offset " + offset + " is damaged (type " + block.type() + ", size " + block.size() + ")");
             }
             blockHeaders.write(in.buffer(), in.position(), ZstdFrameHeader.BLOCK_HEADER);
+            session.blockStarted(block.type());
             pass(ZstdFrameHeader.BLOCK_HEADER + block.contentLength(), decoder, session, content);
             last = block.last();
             if (!last) {

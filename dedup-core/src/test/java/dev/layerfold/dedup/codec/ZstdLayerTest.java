@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * zstd layers made by the real producers ({@link ZstdOracle}), split, identified and rebuilt byte for
  * byte with the production encoders: libzstd 1.5.7 through zstd-jni, single- and multi-threaded, with
  * and without the size pledged and the checksum, one frame or several with skippable frames between;
- * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3) through its Java port, alone
+ * klauspost/compress/zstd's Writer at every level (compress 1.18.0 and 1.20.3; 1.17.7 told by its blocks) through its Java port, alone
  * and as containers/storage's zstd:chunked compressor drives it (a frame per file, the last flushed); and the
  * producers not reproduced (other klauspost/compress releases and levels, other libzstd releases) reported with
  * the producer their frames point to, never rebuilt.
@@ -145,6 +145,68 @@ class ZstdLayerTest {
 
         SplitResult split = assertRebuilt(layer);
         assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-" + level + "/11800"));
+    }
+
+    /**
+     * podman 5.0 (compress 1.17.7) writes a block of one repeated byte as a compressed block where
+     * 1.17.8 on write an RLE block, and is otherwise 1.18.0's generation, raced for it: a layer with
+     * runs of zeros and of 0x7 longer than a block is named 1.17.7's generation from its blocks at
+     * SpeedBetterCompression and SpeedBestCompression (raced in 1.18.0's place once they show it),
+     * a 1.18.0 one keeps 1.18.0's (its runs are RLE blocks). At SpeedFastest and SpeedDefault both
+     * write these runs alike, as compressed blocks, and 1.18.0's is named; every layer rebuilt.
+     */
+    @ParameterizedTest(name = "compress {0}, level {1}")
+    @CsvSource({"1.17.7, 1, 11800", "1.17.7, 2, 11800", "1.17.7, 3, 11707", "1.17.7, 4, 11707", "1.18.0, 1, 11800", "1.18.0, 2, 11800",
+            "1.18.0, 3, 11800", "1.18.0, 4, 11800"})
+    void klauspostLayersWithRunsAreToldByTheirBlocks(String version, int level, int generation) throws Exception {
+        byte[] layer = KlauspostZstdOracle.compress(version, level, 1, concat(runsTar(), systemTar));
+
+        SplitResult split = assertRebuilt(layer);
+
+        assertThat(split.identifications()).singleElement()
+                .satisfies(id -> assertThat(id.encoder().label()).isEqualTo("klauspost-zstd-" + level + "/" + generation));
+    }
+
+    /**
+     * A frame of one repeated byte, as zstd:chunked writes for a zero chunk or a file of one byte:
+     * its first block is an RLE block from 1.17.8 on at every level, a compressed block in 1.17.7,
+     * which names it 1.17.7's generation at SpeedFastest and SpeedDefault too. The layer is the tar
+     * with runs in three frames (up to the zeros' content, the zeros, the rest), each identified and
+     * all rebuilt.
+     */
+    @ParameterizedTest(name = "compress {0}, level {1}")
+    @CsvSource({"1.17.7, 1, 11707", "1.17.7, 2, 11707", "1.17.7, 3, 11707", "1.17.7, 4, 11707", "1.18.0, 1, 11800", "1.18.0, 2, 11800",
+            "1.18.0, 3, 11800", "1.18.0, 4, 11800"})
+    void klauspostFramesOfOneByteAreToldByTheirFirstBlock(String version, int level, int generation) throws Exception {
+        byte[] tar = runsTar();
+        int zerosStart = indexOfZeros(tar, 307200);
+        byte[] layer = concat(KlauspostZstdOracle.compress(version, level, 1, Arrays.copyOfRange(tar, 0, zerosStart)),
+                KlauspostZstdOracle.compress(version, level, 1, Arrays.copyOfRange(tar, zerosStart, zerosStart + 307200)),
+                KlauspostZstdOracle.compress(version, level, 1, Arrays.copyOfRange(tar, zerosStart + 307200, tar.length)));
+
+        SplitResult split = assertRebuilt(layer);
+
+        assertThat(split.identifications()).hasSize(3);
+        assertThat(split.identifications().get(1).encoder().label()).isEqualTo("klauspost-zstd-" + level + "/" + generation);
+    }
+
+    /** A tar of a file of 300 KiB of zeros and one of 140 KiB of 0x7. */
+    private byte[] runsTar() throws Exception {
+        Tools.sh(dir, "mkdir -p runs && head -c 307200 /dev/zero > runs/zeros && head -c 143360 /dev/zero | tr '\\0' '\\7' > runs/sevens"
+                + " && tar --format=posix -C runs -cf runs.tar ./zeros ./sevens");
+        return Files.readAllBytes(dir.resolve("runs.tar"));
+    }
+
+    /** Where the first run of {@code length} zero bytes in {@code data} starts. */
+    private static int indexOfZeros(byte[] data, int length) {
+        int run = 0;
+        for (int i = 0; i < data.length; i++) {
+            run = data[i] == 0 ? run + 1 : 0;
+            if (run == length) {
+                return i - length + 1;
+            }
+        }
+        throw new AssertionError("no run of " + length + " zeros");
     }
 
     /** Under one block the Writer writes a whole frame (EncodeAll: the size recorded, a single segment above 1 KiB, no history). */

@@ -17,7 +17,7 @@ final class UnmatchedFrame {
     }
 
     static String reason(ZstdFrameHeader header) {
-        return "zstd stream matches no known encoder (klauspost/compress/zstd 1.17.9-1.20.4 at every level and libzstd " + ZstdEncoders.PROVEN_VERSION
+        return "zstd stream matches no known encoder (klauspost/compress/zstd 1.17.8-1.20.4 at every level, 1.17.7 where its blocks show it, and libzstd " + ZstdEncoders.PROVEN_VERSION
                 + " levels 1-" + ZstdEncoders.MAX_LEVEL + ", one thread or several, were tried where the header allows); likely producer: "
                 + likely(header);
     }
@@ -30,7 +30,7 @@ final class UnmatchedFrame {
         if (streamed && header.checksum() && (header.windowLog() == KLAUSPOST_WINDOW_LOG || header.windowLog() == KLAUSPOST_FASTEST_WINDOW_LOG)) {
             return "klauspost/compress/zstd (podman, buildah, skopeo, containerd; its streaming Writer writes a "
                     + (1 << (header.windowLog() - 20)) + " MiB window, no content size and a checksum, as this frame has) at a level or"
-                    + " release not ported (every level of compress 1.17.9-1.20.4 is); or libzstd of another release than " + ZstdEncoders.PROVEN_VERSION;
+                    + " release not ported (every level of compress 1.17.8-1.20.4 is); or libzstd of another release than " + ZstdEncoders.PROVEN_VERSION;
         }
         return "libzstd of another release than " + ZstdEncoders.PROVEN_VERSION + " (zstd 1.5.4's CLI, Debian 12's, writes other bytes at every"
                 + " level) or with settings not tried (--long, --ultra, a job size, --rsyncable), or another encoder";

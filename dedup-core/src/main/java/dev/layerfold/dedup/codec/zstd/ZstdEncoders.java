@@ -147,6 +147,9 @@ public final class ZstdEncoders {
         if (klauspost) {
             for (int level : KlauspostSettings.LEVELS) {
                 for (KlauspostSettings.Release release : KlauspostSettings.Release.values()) {
+                    if (!release.raced()) {
+                        continue;
+                    }
                     KlauspostSettings settings = new KlauspostSettings(level, release);
                     if (settings.writesHeader(header)) {
                         candidates.add(settings.spec());
@@ -178,6 +181,24 @@ public final class ZstdEncoders {
         int blockSize = KlauspostSettings.of(spec).blockSize();
         return IntStream.range(0, blockEnds.length).filter(i -> blockEnds[i] - (i == 0 ? 0 : blockEnds[i - 1]) != blockSize)
                 .mapToLong(i -> blockEnds[i]).toArray();
+    }
+
+    /**
+     * klauspost's 1.18.0 generation or 1.17.7's, which write the same but for blocks of one repeated
+     * byte, as the frame's blocks call for ({@link RleEvidence#writtenWithoutRleBlocks}): raced as
+     * 1.18.0, told apart here. Other encoders as they are; with no evidence, 1.18.0's as raced.
+     */
+    static EncoderSpec forRleEvidence(EncoderSpec spec, RleEvidence evidence) {
+        if (!spec.family().equals(KlauspostSettings.FAMILY)) {
+            return spec;
+        }
+        KlauspostSettings settings = KlauspostSettings.of(spec);
+        if (settings.release() != KlauspostSettings.Release.COMPRESS_1_18_0 && settings.release() != KlauspostSettings.Release.COMPRESS_1_17_7) {
+            return spec;
+        }
+        boolean is1177 = evidence.writtenWithoutRleBlocks(settings.level());
+        return new KlauspostSettings(settings.level(), is1177 ? KlauspostSettings.Release.COMPRESS_1_17_7 : KlauspostSettings.Release.COMPRESS_1_18_0)
+                .spec();
     }
 
     /** The same encoder told to end its frame after its input or with it: only libzstd's output depends on it. */

@@ -82,6 +82,8 @@ public final class ZstdIdentifier {
         /** Where each block before the last ended, as content offsets: kept whole (8 bytes per block) for the recipe's flush points. */
         private long[] blockEnds = new long[16];
         private int blocks;
+        /** Read from every block, also once the race is over: whether the frame is klauspost's 1.17.7 rather than 1.18.0. */
+        private final RleEvidence rleEvidence = new RleEvidence();
         private int tried;
         private long compared;
         private boolean done;
@@ -106,8 +108,14 @@ public final class ZstdIdentifier {
             }
         }
 
+        /** A block of this type (ZstdFrameHeader.Block's) starts; its bytes and content follow. */
+        public void blockStarted(int type) {
+            rleEvidence.blockStarted(type);
+        }
+
         /** The frame's decompressed content as decoded. */
         public void content(byte[] data, int offset, int length) {
+            rleEvidence.content(data, offset, length);
             if (done) {
                 return;
             }
@@ -125,6 +133,7 @@ public final class ZstdIdentifier {
 
         /** A block other than the frame's last ended here, at this offset of the content: the decoder gave out all of it. */
         public void blockEnded(long contentEnd) {
+            rleEvidence.blockEnded();
             if (blocks == blockEnds.length) {
                 blockEnds = Arrays.copyOf(blockEnds, blocks * 2);
             }
@@ -148,6 +157,7 @@ public final class ZstdIdentifier {
          */
         public Identification finish(boolean emptyLastBlock) {
             this.emptyLastBlock = emptyLastBlock;
+            rleEvidence.blockEnded();
             if (!done && multiThreadLevels.isEmpty()) {
                 trySingleThreaded(true);
             }
@@ -158,7 +168,8 @@ public final class ZstdIdentifier {
             if (spec.isNone()) {
                 failed = true;
             } else {
-                previous = spec;
+                previous = ZstdEncoders.forRleEvidence(spec, new RleEvidence());
+                spec = ZstdEncoders.forRleEvidence(spec, rleEvidence);
             }
             return new Identification(spec, wholeStream, compared, tried);
         }
@@ -210,7 +221,9 @@ public final class ZstdIdentifier {
          * many of the original's bytes it reproduced before it differed or the content ran out.
          */
         private long run(EncoderSpec settings, boolean whole) {
-            EncoderSpec candidate = ZstdEncoders.endingAfterInput(settings, whole && emptyLastBlock);
+            // the blocks read so far are all the race compares
+            EncoderSpec candidate = ZstdEncoders.endingAfterInput(ZstdEncoders.forRleEvidence(settings, rleEvidence),
+                    whole && emptyLastBlock);
             tried++;
             compared = Math.max(compared, content.size);
             Comparison comparison = new Comparison(original);

@@ -24,6 +24,7 @@ final class BestMatcher extends MatchFinder {
     /** A candidate not worth its bits. */
     private static final int HIGH_SCORE = MAX_MATCH_LENGTH * 8;
 
+    private final boolean shortcutsOneByteBlocks;
     private final int[] longOffset = new int[1 << LONG_BITS];
     private final int[] longPrevious = new int[1 << LONG_BITS];
     private final int[] shortOffset = new int[1 << SHORT_BITS];
@@ -40,8 +41,10 @@ final class BestMatcher extends MatchFinder {
     private int bestRep;
     private int bestEst;
 
-    BestMatcher(int windowSize) {
+    /** @param shortcutsOneByteBlocks whether a block of one repeated byte is one sequence unsearched (since 1.17.8) */
+    BestMatcher(int windowSize, boolean shortcutsOneByteBlocks) {
         super(windowSize);
+        this.shortcutsOneByteBlocks = shortcutsOneByteBlocks;
     }
 
     private static int hashLong(long u) {
@@ -88,9 +91,7 @@ final class BestMatcher extends MatchFinder {
         this.src = src;
         int blockLength = end - s;
         block.size = blockLength;
-        if (blockLength > 3 && MatchWindow.matchLength(src, s + 1, s, end) == blockLength - 1) {
-            block.literals.put(src, s, 1);
-            block.add(1, blockLength - 1 - 3, 1 + 3);
+        if (shortcutsOneByteBlocks && oneByteBlock(block, src, s, end)) {
             return;
         }
         if (blockLength < MIN_NON_LITERAL_BLOCK) {

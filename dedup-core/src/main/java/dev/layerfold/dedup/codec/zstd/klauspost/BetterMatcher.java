@@ -5,7 +5,7 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * table hashing 8 bytes (2^19 entries) that keeps each slot's previous position too, a short one
  * hashing 5 (2^13); a long match (the longer of a slot's two) preferred, a short one checked for a
  * longer long match a byte later, then for one three bytes in whose end hashes as the match's end;
- * every position of a match indexed, and a block that is one repeated byte written as one sequence.
+ * every position of a match indexed, and (since 1.17.8) a block that is one repeated byte written as one sequence.
  * As in {@link DoubleFastMatcher}, the block's starting recent offsets never reach the output.
  */
 final class BetterMatcher extends MatchFinder {
@@ -19,13 +19,16 @@ final class BetterMatcher extends MatchFinder {
     private static final int SEARCH_STRENGTH = 9;
     private static final int SKIP_BEGINNING = 3;
 
+    private final boolean shortcutsOneByteBlocks;
     private final int[] longOffset = new int[1 << LONG_BITS];
     private final int[] longPrevious = new int[1 << LONG_BITS];
     private final int[] shortOffset = new int[1 << SHORT_BITS];
     private final int[] shortValue = new int[1 << SHORT_BITS];
 
-    BetterMatcher(int windowSize) {
+    /** @param shortcutsOneByteBlocks whether a block of one repeated byte is one sequence unsearched (since 1.17.8) */
+    BetterMatcher(int windowSize, boolean shortcutsOneByteBlocks) {
         super(windowSize);
+        this.shortcutsOneByteBlocks = shortcutsOneByteBlocks;
     }
 
     private static int hashLong(long u) {
@@ -65,9 +68,7 @@ final class BetterMatcher extends MatchFinder {
     private void find(Block block, byte[] src, int s, int end) {
         int blockLength = end - s;
         block.size = blockLength;
-        if (blockLength > 3 && MatchWindow.matchLength(src, s + 1, s, end) == blockLength - 1) {
-            block.literals.put(src, s, 1);
-            block.add(1, blockLength - 1 - 3, 1 + 3);
+        if (shortcutsOneByteBlocks && oneByteBlock(block, src, s, end)) {
             return;
         }
         if (blockLength < MIN_NON_LITERAL_BLOCK) {

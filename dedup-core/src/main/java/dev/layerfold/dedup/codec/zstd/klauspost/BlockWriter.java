@@ -3,7 +3,7 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
 /**
  * Writes a block from its literals and sequences as compress 1.18.0's blockEnc.encode does: raw
  * when it saves less than 16 bytes plus 1/64 or comes out no smaller than its content, RLE for one
- * repeated byte, else compressed, with Huffman literals (a new code or the previous block's) and
+ * repeated byte (since 1.17.8), else compressed, with Huffman literals (a new code or the previous block's) and
  * each sequence code's table chosen among new, previous and predefined. State carried between
  * blocks: the previous Huffman code and whether it may be reused, and the previous sequence tables;
  * one writer serves one frame, starting with none of them, as the Writer's encoder after a reset.
@@ -32,8 +32,12 @@ final class BlockWriter {
     /** Whether blocks without sequences get Huffman-coded literals (the Writer's allLitEntropy: above SpeedDefault). */
     private final boolean literalBlockEntropy;
 
+    /** Whether a block of one sequence at offset 1 and no literal but its first byte is written as an RLE block (since 1.17.8). */
+    private final boolean writesRleBlocks;
+
     BlockWriter(KlauspostSettings.Release release, boolean literalBlockEntropy) {
         this.literalBlockEntropy = literalBlockEntropy;
+        this.writesRleBlocks = release.writesRleBlocks();
         literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS, release.pricesTableDescriptions());
         offsets = new SequenceCoders(SequenceCodes.OFFSETS, release.pricesTableDescriptions());
         matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions());
@@ -53,7 +57,7 @@ final class BlockWriter {
             literalBlock(block.literals.data, 0, block.literals.length, last, out);
             return;
         }
-        if (block.sequences == 1 && block.size > 0 && block.literals.length <= 1 && block.literalLengths[0] == block.literals.length
+        if (writesRleBlocks && block.sequences == 1 && block.size > 0 && block.literals.length <= 1 && block.literalLengths[0] == block.literals.length
                 && block.offsets[0] == 4) {
             header(last, RLE, block.matchLengths[0] + 3 + block.literalLengths[0], out);
             out.put(content[offset]);

@@ -20,28 +20,56 @@ public record KlauspostSettings(int level, Release release) {
     /** The levels, most used first. */
     public static final int[] LEVELS = {SPEED_DEFAULT, SPEED_FASTEST, SPEED_BETTER, SPEED_BEST};
 
-    /** The compress release generations ported, each named in recipes by the number of its first release. */
+    /**
+     * The compress release generations ported, each named in recipes by the number of a release it
+     * holds. Identification races only those that {@link #raced} says: 1.17.7's frames are told from
+     * 1.18.0's by their blocks instead ({@code ZstdIdentifier}), as the two write the same bytes but
+     * for blocks of one repeated byte.
+     */
     public enum Release {
         /**
-         * compress 1.18.0, which podman 5.5-5.8 pin, and every release from 1.17.9 to 1.20.2, whose
-         * encoders differ from it only in form (1.17.9, 1.17.11 and 1.20.2 tested to write the same).
-         * 1.17.0-1.17.8 write no RLE blocks: other bytes.
+         * compress 1.17.7 (podman 5.0's pin; tested to write the same at every level), before the RLE
+         * block: a block of one repeated byte is written as a compressed block (and at levels 3 and 4
+         * searched like any other). 1.17.6's zstd sources are 1.17.7's (not run); 1.17.5 and earlier
+         * differ at level 4 (enc_best.go), 1.17.4 and earlier also in their window options: not ported.
          */
-        COMPRESS_1_18_0(11800, false),
+        COMPRESS_1_17_7(11707, false, false),
+        /**
+         * compress 1.18.0, which podman 5.5-5.8 pin, and every release from 1.17.8 to 1.20.2, whose
+         * encoders differ from it only in form (1.17.8, 1.17.9, 1.17.11 and 1.20.2 tested to write the
+         * same). 1.17.8 added the RLE block.
+         */
+        COMPRESS_1_18_0(11800, true, false),
         /**
          * compress 1.20.3 (go.podman.io/image 5.42's pin), where a new table's description is priced
          * exactly against the previous table; and 1.20.4, which differs only where 1.20.3 wrote a frame
          * no decoder reads (literals coded with a Huffman code it never wrote, which 1.20.4 stopped
          * reusing), so never in a layer that can be split (tested to write the same otherwise).
          */
-        COMPRESS_1_20_3(12003, true);
+        COMPRESS_1_20_3(12003, true, true);
 
         private final int id;
+        private final boolean writesRleBlocks;
         private final boolean pricesTableDescriptions;
 
-        Release(int id, boolean pricesTableDescriptions) {
+        Release(int id, boolean writesRleBlocks, boolean pricesTableDescriptions) {
             this.id = id;
+            this.writesRleBlocks = writesRleBlocks;
             this.pricesTableDescriptions = pricesTableDescriptions;
+        }
+
+        /**
+         * Whether a block of one repeated byte becomes an RLE block (blockEnc.encodeRLE since 1.17.8):
+         * a block of one sequence at offset 1 with no literal but its first byte, and at levels 3 and
+         * 4 any such block, which their Encode shortcuts to that sequence ("Check RLE first").
+         */
+        boolean writesRleBlocks() {
+            return writesRleBlocks;
+        }
+
+        /** Whether identification tries it as a candidate: 1.17.7 (no RLE blocks) is told from 1.18.0 by the frame's blocks instead. */
+        public boolean raced() {
+            return writesRleBlocks;
         }
 
         /** Whether choosing a sequence table weighs a new table's actual description and each table's log (blockEnc.chooseComp since 1.20.3). */
@@ -90,8 +118,8 @@ public record KlauspostSettings(int level, Release release) {
         return switch (level) {
             case SPEED_FASTEST -> new FastMatcher(windowSize());
             case SPEED_DEFAULT -> new DoubleFastMatcher(windowSize());
-            case SPEED_BETTER -> new BetterMatcher(windowSize());
-            default -> new BestMatcher(windowSize());
+            case SPEED_BETTER -> new BetterMatcher(windowSize(), release.writesRleBlocks());
+            default -> new BestMatcher(windowSize(), release.writesRleBlocks());
         };
     }
 

@@ -23,6 +23,21 @@ abstract class MatchFinder {
         window.add(data, offset, length);
     }
 
+    /**
+     * If the block (already in the history) is one byte repeated, more than 3 bytes, files it as its
+     * first byte and one match at offset 1, which the block writer turns into an RLE block: the
+     * "Check RLE first" of SpeedBetterCompression's and SpeedBestCompression's Encode since 1.17.8.
+     */
+    static boolean oneByteBlock(Block block, byte[] src, int s, int end) {
+        int blockLength = end - s;
+        if (blockLength <= 3 || MatchWindow.matchLength(src, s + 1, s, end) != blockLength - 1) {
+            return false;
+        }
+        block.literals.put(src, s, 1);
+        block.add(1, blockLength - 1 - 3, 1 + 3);
+        return true;
+    }
+
     /** Readies it for a new frame, after one of {@code frameLength} bytes: it then finds what a new one would ({@link MatchWindow#reset}). */
     abstract void reset(long frameLength);
 }

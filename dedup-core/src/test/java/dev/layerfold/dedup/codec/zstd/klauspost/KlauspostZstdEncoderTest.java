@@ -108,15 +108,85 @@ class KlauspostZstdEncoderTest {
     @CsvSource({"COMPRESS_1_18_0, 1", "COMPRESS_1_18_0, 2", "COMPRESS_1_18_0, 3", "COMPRESS_1_18_0, 4", "COMPRESS_1_20_3, 1", "COMPRESS_1_20_3, 2",
             "COMPRESS_1_20_3, 3", "COMPRESS_1_20_3, 4"})
     void systemFilesAreWrittenAsTheWriterWritesThem(KlauspostSettings.Release release, int level) throws Exception {
+        assertSameAsWriter(release, level, systemFiles(40 << 20));
+    }
+
+    /** The first {@code limit} bytes of a tar of /usr/share's doc and man. */
+    private static byte[] systemFiles(int limit) throws Exception {
         Path tar = Files.createTempFile("usr-share", ".tar");
         try {
             new ProcessBuilder("bash", "-c", "tar -C /usr/share -cf " + tar + " doc man 2>/dev/null; truncate -s %48M " + tar)
                     .inheritIO().start().waitFor();
             byte[] input = Files.readAllBytes(tar);
-            assertSameAsWriter(release, level, java.util.Arrays.copyOf(input, Math.min(input.length, 40 << 20)));
+            return java.util.Arrays.copyOf(input, Math.min(input.length, limit));
         } finally {
             Files.deleteIfExists(tar);
         }
+    }
+
+    /**
+     * compress 1.17.7 writes a block of one repeated byte as a compressed block where 1.17.8 on write
+     * an RLE block, and is otherwise 1.18.0's generation: system files with 128 KiB+ runs of zeros and
+     * of 0x7 and random data between them, at every level, are what 1.17.7 writes at 11707 and what
+     * 1.17.8 writes at 11800 (the first release with the RLE block), and the two generations differ on it.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER, KlauspostSettings.SPEED_BEST})
+    void compress1177WritesBlocksOfOneByteAsCompressedBlocks(int level) throws Exception {
+        byte[] input = withRuns(systemFiles(3 << 20), new Random(level));
+
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_17_7, "1.17.7", level, input);
+        assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_18_0, "1.17.8", level, input);
+        assertThat(Arrays.equals(encode(new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_17_7), input, 100_000),
+                encode(new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0), input, 100_000))).as("1.17.7's frame is 1.18.0's").isFalse();
+    }
+
+    /**
+     * What identification tells 1.17.7's frames at SpeedFastest and SpeedDefault by: a frame of one
+     * repeated byte over 15 bytes starts with an RLE block from 1.17.8 on (1.18.0 and 1.17.8 here), with
+     * a compressed or raw block in 1.17.7; and the port writes each such frame as 1.17.7 does.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    void aFrameOfOneByteStartsWithAnRleBlockFrom1178On(int level) throws Exception {
+        for (int size : new int[] {16, 17, 100, 1000, 65535, 65536, 65537, 131072, 131073, 300000}) {
+            for (byte value : new byte[] {0, 7}) {
+                byte[] input = new byte[size];
+                Arrays.fill(input, value);
+                for (String version : new String[] {"1.17.8", "1.18.0"}) {
+                    assertThat(firstBlockType(KlauspostZstdOracle.compress(version, level, 1, input))).as("compress %s, %d bytes", version, size)
+                            .isEqualTo(dev.layerfold.dedup.codec.container.ZstdFrameHeader.Block.RLE);
+                }
+                assertThat(firstBlockType(KlauspostZstdOracle.compress("1.17.7", level, 1, input))).as("compress 1.17.7, %d bytes", size)
+                        .isNotEqualTo(dev.layerfold.dedup.codec.container.ZstdFrameHeader.Block.RLE);
+                assertSameAsWriter(KlauspostSettings.Release.COMPRESS_1_17_7, "1.17.7", level, input);
+            }
+        }
+    }
+
+    private static int firstBlockType(byte[] frame) {
+        int headerLength = 5 + dev.layerfold.dedup.codec.container.ZstdFrameHeader.fieldsLength(frame[4] & 0xff);
+        return dev.layerfold.dedup.codec.container.ZstdFrameHeader.Block.decode(frame, headerLength).type();
+    }
+
+    /**
+     * 140 KiB of 0x7 (a frame's first block of one byte is the RLE block at every level from 1.17.8
+     * on), {@code content}, 300 KiB of zeros, 200 KiB of random bytes, 140 KiB of 0x7 again and
+     * {@code content}'s first 64 KiB again.
+     */
+    static byte[] withRuns(byte[] content, Random random) {
+        byte[] random200 = new byte[200 << 10];
+        random.nextBytes(random200);
+        byte[] sevens = new byte[140 << 10];
+        Arrays.fill(sevens, (byte) 7);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes(sevens);
+        out.writeBytes(content);
+        out.writeBytes(new byte[300 << 10]);
+        out.writeBytes(random200);
+        out.writeBytes(sevens);
+        out.write(content, 0, Math.min(content.length, 64 << 10));
+        return out.toByteArray();
     }
 
     /** compress 1.18.5 and later write an empty frame for no input; earlier releases nothing, so no frame of theirs is empty. */

@@ -23,10 +23,11 @@ public final class KlauspostZstdOracle {
     private static final Path SOURCES = Path.of("src", "test", "zstdgen");
     /**
      * For each generation ported, compress releases it is tested against: for 1.18.0 the ends of the
-     * range whose sources differ from 1.18.0's only in form (1.17.9 added the RLE block, 1.20.3
-     * changed how a table is chosen) and the releases podman and containerd pin.
+     * range whose sources differ from 1.18.0's only in form (1.17.8 added the RLE block, tested on its
+     * own, 1.20.3 changed how a table is chosen) and the releases podman and containerd pin.
      */
     public static final Map<KlauspostSettings.Release, List<String>> RELEASES = Map.of(
+            KlauspostSettings.Release.COMPRESS_1_17_7, List.of("1.17.7"),
             KlauspostSettings.Release.COMPRESS_1_18_0, List.of("1.17.9", "1.17.11", "1.18.0", "1.20.2"),
             KlauspostSettings.Release.COMPRESS_1_20_3, List.of("1.20.3", "1.20.4"));
     private static final Map<String, Path> BUILT = new HashMap<>();
