@@ -89,7 +89,8 @@ public final class ZstdBenchmark implements Benchmark {
         Path chunkedgen = GoPrograms.build("chunkedgen", ".", work.resolve("chunkedgen"));
         byte[] chunked = tool(List.of(chunkedgen.toString(), "3"), input);
         identificationCost(report, "zstd:chunked (containers/storage 1.59.1, zstd level 3)", chunked);
-        double[] rebuildChunked = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), chunked, tar.length / 1e6);
+        double[] rebuildChunked = SplitBenchmark.rebuildThroughput(new LayerSplitter(StandardEncoders.identifier()), chunked, tar.length / 1e6,
+                JIT_WARM_UP_ROUNDS);
         report.compare(SUITE, "rebuild of zstd:chunked vs of the Writer's plain layer, compress 1.18.0 default level " + size, "MB/cpu-s",
                 rebuildChunked, rebuild, "klauspost-plain", true);
     }
