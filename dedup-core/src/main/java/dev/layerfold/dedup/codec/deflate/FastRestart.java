@@ -78,6 +78,17 @@ public final class FastRestart<E, P extends BoundarySegment.State> {
     }
 
     /**
+     * A resumed segment's warm-up has stopped at {@code position}: it must be the point itself, since a
+     * match that ran on past it leaves no block boundary there for the segment to start at.
+     */
+    public static void requireWarmUpEndsAtPoint(long position, long point) {
+        if (position != point) {
+            throw new IllegalStateException("the warm-up passed the restart point at input offset " + point + " (a match ran on to "
+                    + position + "): not a block boundary it rebuilds");
+        }
+    }
+
+    /**
      * For chains kept as zlib's (positions in {@code head} and {@code prev}): whether two encoders at the
      * same position {@code strstart} of the same window find the same
      * matches from here on: every chain walked from its head visits the same positions, as far as a

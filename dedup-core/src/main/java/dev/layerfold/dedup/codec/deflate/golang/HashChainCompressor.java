@@ -447,9 +447,8 @@ final class HashChainCompressor extends Compressor {
 
     /** The warm-up reached the point: the segment's first block starts here. A check's shadow that passed it is compared and found to differ. */
     private void endWarmUp(long position) {
-        if (position != warmUntil && pauseAt == Long.MAX_VALUE) {
-            throw new IllegalStateException("the warm-up passed the restart point at input offset " + warmUntil + " (a match ran on to "
-                    + position + "): not a block boundary it rebuilds");
+        if (pauseAt == Long.MAX_VALUE) {
+            FastRestart.requireWarmUpEndsAtPoint(position, warmUntil);
         }
         tokenCount = 0;
         blockStart = index;

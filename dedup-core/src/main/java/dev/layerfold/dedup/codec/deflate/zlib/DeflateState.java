@@ -213,9 +213,8 @@ final class DeflateState implements LazyDeflate {
 
     /** The warm-up reached the point: the segment's first block starts here. A check's shadow that passed it is compared and found to differ. */
     private void endWarmUp() {
-        if (windowBase + strstart != warmUntil && pauseAt < 0) {
-            throw new IllegalStateException("the warm-up passed the restart point at input offset " + warmUntil + " (a match ran on to "
-                    + (windowBase + strstart) + "): not a block boundary it rebuilds");
+        if (pauseAt < 0) {
+            FastRestart.requireWarmUpEndsAtPoint(windowBase + strstart, warmUntil);
         }
         blockStart = strstart;
         warmUntil = -1;
