@@ -105,8 +105,9 @@ final class DeduplicatedLayers {
 
     /**
      * This machine's system files through Go's level 0 (stored) or -2 (HuffmanOnly), with the header
-     * Go's {@code compress/gzip} writes (OS 255, which ranks Go's encoders first: zlib's level 0
-     * writes the same stored blocks): points at every 65535-byte block boundary past each 4 MiB.
+     * Go's {@code compress/gzip} writes (OS 255, which ranks Go's encoders first; under OS 3 zlib's
+     * level 0, which reproduced such a stored layer too, is tried first): points at every 64th
+     * 65535-byte block boundary.
      */
     static byte[] goStoreLayer(Random random, int megabytes, int level) throws IOException {
         return gzip(GO_HEADER, systemFilesTar(random, megabytes), out -> GoFlateEncoder.create(out, level));
