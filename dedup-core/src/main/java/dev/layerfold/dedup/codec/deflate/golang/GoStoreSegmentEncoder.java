@@ -45,7 +45,7 @@ public final class GoStoreSegmentEncoder extends StoreWindowSegment<StoreWindowC
 
     private static int checked(int level) {
         if (!restartable(level)) {
-            throw new IllegalArgumentException("Go's level " + level + " searches matches: not encoded by " + GoStoreSegmentEncoder.class.getSimpleName());
+            throw new IllegalArgumentException("Go's level " + level + " is not one without match search (0 or -2)");
         }
         return level;
     }
