@@ -43,6 +43,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 final class DeduplicatedLayers {
 
     private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+    /** Go's compress/gzip header at levels other than 1 and 9: no extra flags, OS 255 (unknown). */
+    private static final byte[] GO_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
 
     private DeduplicatedLayers() {
     }
@@ -99,6 +101,16 @@ final class DeduplicatedLayers {
      */
     static byte[] goLevel2Layer(Random random, int megabytes) throws IOException {
         return gzip(systemFilesTar(random, megabytes), out -> GoFlateEncoder.create(out, 2));
+    }
+
+    /**
+     * This machine's system files through Go's level 0 (stored) or -2 (HuffmanOnly), with the header
+     * Go's {@code compress/gzip} writes (OS 255, which ranks Go's encoders first; under OS 3 zlib's
+     * level 0, which reproduced such a stored layer too, is tried first): points at every 64th
+     * 65535-byte block boundary.
+     */
+    static byte[] goStoreLayer(Random random, int megabytes, int level) throws IOException {
+        return gzip(GO_HEADER, systemFilesTar(random, megabytes), out -> GoFlateEncoder.create(out, level));
     }
 
     /** The same tar through the JDK's {@code GZIPOutputStream} (zlib -6 with its defaults, as Python and most zlib tools write it). */
@@ -189,8 +201,12 @@ final class DeduplicatedLayers {
     }
 
     private static byte[] gzip(byte[] tar, Function<OutputStream, DeflateEncoder> encoder) throws IOException {
+        return gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3}, tar, encoder);
+    }
+
+    private static byte[] gzip(byte[] header, byte[] tar, Function<OutputStream, DeflateEncoder> encoder) throws IOException {
         ByteArrayOutputStream blob = new ByteArrayOutputStream();
-        blob.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3});
+        blob.write(header);
         DeflateEncoder deflate = encoder.apply(blob);
         deflate.write(tar, 0, tar.length);
         deflate.finish();

@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateOracle;
+import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
@@ -76,6 +77,9 @@ class RestartPointPropertyTest {
     /** Python's {@code gzip.compress(compresslevel=1)} and {@code gzip -1}: points where the proof's check found a warm-up holds. */
     private static final EncoderSpec ZLIB_1 = EncoderSpec.of(StandardEncoders.ZLIB, 1);
     private static final EncoderSpec GZIP_1 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 1);
+    /** Go 1.8-1.26's stored and Huffman-only levels: every block boundary is a point, with no state values and no history. */
+    private static final EncoderSpec GO_0 = EncoderSpec.of(StandardEncoders.GO, 0);
+    private static final EncoderSpec GO_HUFFMAN_ONLY = EncoderSpec.of(StandardEncoders.GO, -2);
 
     @AfterContainer
     static void stopThreads() {
@@ -98,6 +102,16 @@ class RestartPointPropertyTest {
     @Property(tries = 10)
     void everyRecordedGreedyGoPointReproducesItsSegment(@ForAll("tars") byte[] tar, @ForAll("goGreedy") EncoderSpec spec) throws IOException {
         assertRestartsExact(layer(tar, spec), spec);
+    }
+
+    /**
+     * Go 1.8-1.26's levels 0 and -2 on their own (the real installed Go writes the layer): every
+     * 65535-byte block boundary is a point, as the spacing here is one block.
+     */
+    @Property(tries = 8)
+    void everyBlockBoundaryOfStoredOrHuffmanOnlyGoIsAPointThatReproducesItsSegment(@ForAll("tars") byte[] tar, @ForAll("goStore") EncoderSpec spec)
+            throws IOException {
+        assertEveryBlockBoundaryIsAPoint(tar, spec);
     }
 
     @Test
@@ -291,6 +305,35 @@ class RestartPointPropertyTest {
         }
     }
 
+    /**
+     * Go 1.8-1.26's levels 0 and -2 over tars of system files, compressed by the real installed Go: the
+     * layer is identified as Go's at that level, and every block boundary is a verified point.
+     */
+    @Test
+    void realGoLayersAtLevels0AndHuffmanOnlyGetAPointAtEveryBlockBoundary() throws Exception {
+        byte[] tar = concat(TestInputs.tarOf(Path.of("/usr/share"), 1_500_000),
+                TestInputs.tarOf(Path.of("/usr/lib"), 1_500_000));
+        for (EncoderSpec go : List.of(GO_0, GO_HUFFMAN_ONLY)) {
+            byte[] blob = assertEveryBlockBoundaryIsAPoint(tar, go);
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            assertThat(split.members().getFirst().encoder()).isEqualTo(go);
+        }
+    }
+
+    /**
+     * Checks {@code spec}'s points on the layer the real Go writes of {@code tar} (with compress/gzip's
+     * header at these levels: no XFL, OS 255), which it returns: one at every block boundary, once
+     * there is more than one block.
+     */
+    private static byte[] assertEveryBlockBoundaryIsAPoint(byte[] tar, EncoderSpec spec) throws IOException {
+        byte[] blob = gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff}, GoFlateOracle.get().compress(spec.level(), tar), tar);
+        List<RestartPoint> points = assertRestartsExact(blob, spec);
+        int block = GoStoreSegmentEncoder.BLOCK;
+        assertThat(points).as("points of %s", spec).hasSize(tar.length > block ? (tar.length + block - 1) / block : 0)
+                .allSatisfy(point -> assertThat(point.inputOffset() % block).isZero());
+        return blob;
+    }
+
     @Test
     void oldRecipesWithoutPointsStillRestoreThroughTheParallelRebuilder() throws IOException {
         byte[] tar = tarOfRealFiles(600_000);
@@ -304,10 +347,10 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -323,7 +366,9 @@ class RestartPointPropertyTest {
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(1, 0), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(99), p.segmentSha256()));
-        assertDamageCaught(GO_1, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
+        }
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0, 0, 0, 3, 0, 0), p.segmentSha256()));
     }
@@ -398,14 +443,14 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -562,8 +607,13 @@ class RestartPointPropertyTest {
 
     /** A gzip member of {@code deflate}, the stream of {@code tar}. */
     private static byte[] gzip(byte[] deflate, byte[] tar) throws IOException {
+        return gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 2, 3}, deflate, tar);
+    }
+
+    /** A gzip member of {@code deflate} with {@code header}. */
+    private static byte[] gzip(byte[] header, byte[] deflate, byte[] tar) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 2, 3});
+        out.write(header);
         out.write(deflate);
         CRC32 crc = new CRC32();
         crc.update(tar);
@@ -625,11 +675,16 @@ class RestartPointPropertyTest {
                 .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
-        Arbitrary<EncoderSpec> go = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
+        Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
         Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);
+    }
+
+    @Provide
+    Arbitrary<EncoderSpec> goStore() {
+        return Arbitraries.of(GO_0, GO_HUFFMAN_ONLY);
     }
 
     @Provide

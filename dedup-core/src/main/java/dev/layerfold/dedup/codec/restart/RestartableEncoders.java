@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
 import dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazySegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
@@ -48,6 +49,10 @@ import java.util.function.Supplier;
  *       block boundaries and carry no state values; the match finder's table is rebuilt by a warm-up
  *       over the two blocks before ({@link GoFastSegmentEncoder}), and the proof records only
  *       boundaries where it matches the encoder's own.</li>
+ *   <li>{@code go} levels 0 (stored) and -2 (HuffmanOnly): likewise at 65535-byte block boundaries
+ *       with no state values, but each block is written from its own input alone, with no match
+ *       search, so a segment needs no input before its point ({@link GoStoreSegmentEncoder}) and
+ *       every boundary is a point.</li>
  *   <li>{@code zlib} levels 4 to 9 with zlib's defaults (Python, Java, most tools linking zlib) and
  *       GNU {@code gzip} 4 to 9 (scripts): likewise, a block ends when the symbol buffer fills (or
  *       where GNU gzip guesses ending pays); points carry {@link LazyRestartState}'s four values, and
@@ -97,7 +102,7 @@ public final class RestartableEncoders {
             return Optional.of(target);
         }
         Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK)
-                : goFast(spec) ? Optional.of(GoFastSegmentEncoder.BLOCK) : blockSize(spec);
+                : goFast(spec) || goStore(spec) ? Optional.of(GoFastSegmentEncoder.BLOCK) : blockSize(spec);
         return block.map(size -> Math.max(1, target / size) * size);
     }
 
@@ -115,6 +120,9 @@ public final class RestartableEncoders {
         }
         if (goFast(spec)) {
             return GoFastSegmentEncoder.HISTORY;
+        }
+        if (goStore(spec)) {
+            return GoStoreSegmentEncoder.HISTORY;
         }
         if (go127Lazy(spec)) {
             return Go127LazySegmentEncoder.HISTORY;
@@ -150,6 +158,11 @@ public final class RestartableEncoders {
     /** Whether {@code spec} is Go 1.8-1.26 at level 1, not flushed before its end. */
     private static boolean goFast(EncoderSpec spec) {
         return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoFastSegmentEncoder.restartable(spec.level());
+    }
+
+    /** Whether {@code spec} is Go 1.8-1.26 at level 0 or -2, not flushed before its end. */
+    private static boolean goStore(EncoderSpec spec) {
+        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoStoreSegmentEncoder.restartable(spec.level());
     }
 
     /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), not flushed before its end. */
@@ -197,8 +210,8 @@ public final class RestartableEncoders {
         if (lazy.isPresent()) {
             return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
         }
-        if (goFast(spec)) {
-            return goFast(point, end, history, offset, length, out);
+        if (goFast(spec) || goStore(spec)) {
+            return goBlocks(spec.level(), point, end, history, offset, length, out);
         }
         if (go127Level(spec).isPresent()) {
             return go127(spec.level(), point, end, history, offset, length, out);
@@ -353,14 +366,19 @@ public final class RestartableEncoders {
         };
     }
 
-    private static SegmentEncoder goFast(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    /** Go 1.8-1.26 at level 1, 0 or -2: each block holds one 65535-byte window, and points carry no state values. */
+    private static SegmentEncoder goBlocks(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        String family = "Go level " + level;
         if (!point.state().isEmpty()) {
-            throw new IllegalArgumentException("a Go level 1 restart point has no state values, not " + point.state());
+            throw new IllegalArgumentException("a " + family + " restart point has no state values, not " + point.state());
         }
-        GoFastSegmentEncoder go = point.inputOffset() == 0 && point.outputBitOffset() == 0
-                ? GoFastSegmentEncoder.start(out)
-                : GoFastSegmentEncoder.resume(out, point.outputBitOffset(), point.inputOffset(), history, offset, length);
-        return verified("Go level 1", go, point, end, history, offset, length, List::of);
+        boolean fromStart = point.inputOffset() == 0 && point.outputBitOffset() == 0;
+        VerifiedBlockSegment go = GoFastSegmentEncoder.restartable(level)
+                ? fromStart ? GoFastSegmentEncoder.start(out)
+                        : GoFastSegmentEncoder.resume(out, point.outputBitOffset(), point.inputOffset(), history, offset, length)
+                : fromStart ? GoStoreSegmentEncoder.start(out, level)
+                        : GoStoreSegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset());
+        return verified(family, go, point, end, history, offset, length, List::of);
     }
 
     /** A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next point's values. */

@@ -66,7 +66,7 @@ final class LayerMaker {
             Path root = stage(build.resolve("rootfs"), files, FileTime.from(builtAt));
             Path blob = build.resolve("layer.tar.gz");
             switch (producer) {
-                case GO_6, GO_1, GO_2 -> run(build, layergen.toString(), "-level", producer.label.substring("go-".length()), "-o",
+                case GO_6, GO_1, GO_2, GO_0, GO_HUFFMAN_ONLY -> run(build, layergen.toString(), "-level", producer.label.substring("go-".length()), "-o",
                         blob.toString(), root.toString());
                 case GO127_6, GO127_9 -> run(build, layergenGo127().toString(), "-level", producer == Producer.GO127_6 ? "6" : "9", "-o",
                         blob.toString(), root.toString());

@@ -11,6 +11,10 @@ enum Producer {
     GO_1("go-1", "crane (Go gzip -1)"),
     /** Go tools that pick a fast level above BestSpeed: the same at level 2, greedy hash chains. Only the restart suite measures it. */
     GO_2("go-2", "Go gzip -2"),
+    /** Go tools that store (gzip.NoCompression): the same at level 0. Only the restart suite measures it. */
+    GO_0("go-0", "Go gzip level 0 (stored)"),
+    /** Go tools that ask for gzip.HuffmanOnly: the same at level -2. Only the restart suite measures it. */
+    GO_HUFFMAN_ONLY("go--2", "Go gzip level -2 (HuffmanOnly)"),
     /** docker push, buildkit, containerd built with Go 1.27, whose compress/flate is klauspost's: level 6. */
     GO127_6("go127-6", "docker on Go 1.27 (Go gzip -6)"),
     /** eStargz and some tools on Go 1.27: its lazy level 9. Only the restart suite measures it. */
@@ -38,10 +42,11 @@ enum Producer {
 
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
-        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2;
+        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2
+                || this == GO_0 || this == GO_HUFFMAN_ONLY;
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO127_6 || this == GO127_9;
+        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_6 || this == GO127_9;
     }
 }

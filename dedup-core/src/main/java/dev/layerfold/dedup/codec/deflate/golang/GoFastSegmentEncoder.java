@@ -1,8 +1,5 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
-import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
-
-import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
 
@@ -21,10 +18,8 @@ import java.util.Objects;
  * previous block and every table entry within reach), so the points the proof finds hold; the
  * layer's digest still proves them. Not thread-safe.
  */
-public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
+public final class GoFastSegmentEncoder extends StoreWindowSegment<BestSpeedCompressor> {
 
-    /** The input each block holds: points lie at multiples of it. */
-    public static final int BLOCK = HuffmanBitWriter.MAX_STORE_BLOCK_SIZE;
     /**
      * Blocks the match finder warms up over. One block alone misses the matches the original found
      * into the block before it, which shifts its path; two resynchronise far more often.
@@ -33,16 +28,8 @@ public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
     /** The most input before a point a resume reads: the warm-up blocks. */
     public static final int HISTORY = WARM_UP_BLOCKS * BLOCK;
 
-    private final HuffmanBitWriter w;
-    private final BestSpeedCompressor compressor;
-    private final long startBit;
-
     private GoFastSegmentEncoder(OutputStream out, long startBit, long blockStart) {
-        super(BLOCK, HISTORY, blockStart);
-        this.w = new HuffmanBitWriter(Objects.requireNonNull(out, "out"));
-        this.compressor = new BestSpeedCompressor(w);
-        this.startBit = startBit;
-        w.startAtBit((int) (startBit & 7));
+        super(out, startBit, blockStart, HISTORY, BestSpeedCompressor::new);
     }
 
     /** Whether Go's {@code level} is the one this encodes in segments: 1, BestSpeed. */
@@ -69,7 +56,7 @@ public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
      */
     public static GoFastSegmentEncoder resume(OutputStream out, long startBit, long input, byte[] history, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, history.length);
-        if (startBit < 0 || input <= 0 || input % BLOCK != 0 || length < historyNeeded(input)) {
+        if (!blockBoundary(startBit, input) || length < historyNeeded(input)) {
             throw new IllegalArgumentException("not a restart point of Go's level 1 with " + length + " bytes of history: input offset "
                     + input + " (a multiple of " + BLOCK + "), bit " + startBit);
         }
@@ -78,48 +65,6 @@ public final class GoFastSegmentEncoder extends VerifiedBlockSegment {
             segment.compressor.warmUp(history, at);
         }
         return segment;
-    }
-
-    @Override
-    public long bitPosition() {
-        return startBit - (startBit & 7) + w.bitPosition();
-    }
-
-    /** Writes the segment's last bytes, the partial last one padded with zero bits; for a segment that stopped. */
-    @Override
-    public void endSegment() throws IOException {
-        if (!stopped()) {
-            throw new IllegalStateException("the segment has not reached its end block");
-        }
-        w.flush();
-    }
-
-    /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
-    @Override
-    public void finish() throws IOException {
-        compressor.step(true);
-        w.writeStoredHeader(0, true);
-        w.flush();
-    }
-
-    @Override
-    protected boolean blockFull() {
-        return compressor.full();
-    }
-
-    @Override
-    protected int fillBlock(byte[] data, int offset, int length) {
-        return compressor.fill(data, offset, length);
-    }
-
-    @Override
-    protected int blockFilled() {
-        return compressor.windowEnd;
-    }
-
-    @Override
-    protected void compressBlock() throws IOException {
-        compressor.step(false);
     }
 
     @Override

@@ -24,7 +24,8 @@ import java.util.Objects;
  */
 public final class GoFlateEncoder implements SyncFlushEncoder {
 
-    private static final int HUFFMAN_ONLY = -2;
+    /** Go's {@code flate.HuffmanOnly}. */
+    static final int HUFFMAN_ONLY = -2;
     private static final int DEFAULT_COMPRESSION = -1;
 
     private final int level;
