@@ -224,6 +224,11 @@ public final class LayerRebuilder {
         return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), recipe.frames());
     }
 
+    /** Whether {@link #rebuildFindingRestartPoints} encodes this layer in units of whole members or frames, each alone. */
+    public static boolean cutsIntoUnits(Recipe recipe) {
+        return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty();
+    }
+
     private Recipe rebuildFindingUnits(Recipe recipe, FileContentSource files, OutputStream out, List<Integer> unitFirsts) throws IOException {
         Recipe withoutPoints = new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(),
                 recipe.members().stream().map(member -> member.withRestartPoints(List.of())).toList(), recipe.trailingBytes(), recipe.skeleton(),
