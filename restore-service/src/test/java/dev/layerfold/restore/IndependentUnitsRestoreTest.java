@@ -47,7 +47,7 @@ class IndependentUnitsRestoreTest {
         restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, 2)),
                 encoders, fetchers, dir.resolve("spool"), metrics);
         layer = DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"),
-                layerOf(new Random(5), 13));
+                layerOf(new Random(5), 10));
     }
 
     /** A layer of about {@code megabytes} MB of tar in many independent members or frames. */
@@ -66,7 +66,7 @@ class IndependentUnitsRestoreTest {
     void thePipelineRecordedVerifiedUnitPoints() throws IOException {
         var state = (LayerState.Deduplicated) metadata.dedupIndex().layer(Digest.sha256(layer)).orElseThrow();
         Recipe recipe = new StoredFiles(blobs).record(state.record()).recipe();
-        assertThat(recipe.units()).as("a unit every 4 MiB of 13 MB").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(recipe.units()).as("a unit every 4 MiB of 10 MiB").hasSizeGreaterThanOrEqualTo(3);
     }
 
     @Test

@@ -233,12 +233,9 @@ public final class LayerRebuilder {
         Recipe withoutPoints = new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(),
                 recipe.members().stream().map(member -> member.withRestartPoints(List.of())).toList(), recipe.trailingBytes(), recipe.skeleton(),
                 recipe.frames());
-        List<ProvingUnits> prover = new ArrayList<>();
-        rebuildFramed(withoutPoints, files, out, blob -> {
-            prover.add(new ProvingUnits(new FrameUnits(withoutPoints, encoders, zstd), unitFirsts, blob));
-            return prover.getFirst();
-        });
-        return withoutPoints.withUnits(prover.getFirst().points());
+        List<UnitPoint> units = new ArrayList<>();
+        rebuildFramed(withoutPoints, files, out, blob -> new ProvingUnits(new FrameUnits(withoutPoints, encoders, zstd), unitFirsts, blob, units));
+        return withoutPoints.withUnits(units);
     }
 
     private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {

@@ -4,34 +4,30 @@ import dev.layerfold.dedup.codec.recipe.UnitPoint;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Takes the tar stream of a layer cut into units ({@link FrameUnits#cut}) and writes the blob, each
- * unit encoded alone as a restore encodes it, and records each unit's point: where its bytes start
- * and their sha256. They hold once the whole blob matched the original's sha256.
+ * unit encoded alone as a restore encodes it, and adds each unit's point, where its bytes start and
+ * their sha256, to a list as the unit ends. They hold once the whole blob matched the original's sha256.
  */
 final class ProvingUnits extends ContainerFramer {
 
     private final FrameUnits units;
     private final List<Integer> firsts;
     private final OutputStream blob;
-    private final List<UnitPoint> points = new ArrayList<>();
+    private final List<UnitPoint> points;
     private long unitStart;
     private VerifyingOutput unitBytes;
     private ContainerFramer framer;
 
-    ProvingUnits(FrameUnits units, List<Integer> firsts, OutputStream blob) {
+    /** @param points where the units' points are added, in order */
+    ProvingUnits(FrameUnits units, List<Integer> firsts, OutputStream blob, List<UnitPoint> points) {
         super("independent units");
         this.units = units;
         this.firsts = firsts;
         this.blob = blob;
-    }
-
-    /** The units' points, once the tar stream is finished. */
-    List<UnitPoint> points() {
-        return List.copyOf(points);
+        this.points = points;
     }
 
     @Override

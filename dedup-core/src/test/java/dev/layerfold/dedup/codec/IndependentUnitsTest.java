@@ -1,6 +1,5 @@
 package dev.layerfold.dedup.codec;
 
-import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
@@ -32,14 +31,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Layers of many independent gzip members or zstd frames, from the real producers (eStargz by Go's and
- * Go 1.27's compress/gzip, zstd:chunked by containers/storage's compressor): the proof cuts them into
+ * Go 1.27's compress/gzip, zstd:chunked by containers/storage's compressor, libzstd's frames one after
+ * another): the proof cuts them into
  * units of whole members or frames, every unit point reproduces its unit encoded alone, a parallel
  * restore and a restore from any unit give the original bytes, and damaged unit points are caught,
  * never served.
  */
 class IndependentUnitsTest {
 
-    /** Small, so that the small layers below have several units. */
+    /** Small, so that the small layers below have several units; a quarter of the tar for tars under 128 KB. */
     private static final long SPACING = 32_000;
     private static final ExecutorService THREADS = Executors.newFixedThreadPool(2);
     private static final LayerRebuilder PARALLEL = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(THREADS, 2));
@@ -73,8 +73,20 @@ class IndependentUnitsTest {
     @Example
     void aZstdChunkedLayerOfSystemFilesRestoresInUnits() throws Exception {
         Path dir = Files.createTempDirectory("units-chunked-");
-        List<UnitPoint> units = assertUnitsExact(ZstdOracle.zstdChunked(dir, TestInputs.tarOf(Path.of("/usr/share"), 2_000_000), 3));
+        List<UnitPoint> units = assertUnitsExact(ZstdOracle.zstdChunked(dir, systemTar(Path.of("/usr/share"), 2_000_000), 3));
         assertThat(units).hasSizeGreaterThan(10);
+    }
+
+    /** A multi-frame libzstd layer, as concatenated `zstd` outputs make one: each frame from a fresh compressor. */
+    @Example
+    void aMultiFrameLibzstdLayerRestoresInUnits() throws Exception {
+        Path dir = Files.createTempDirectory("units-libzstd-");
+        byte[] tar = systemTar(Path.of("/usr/share"), 1_000_000);
+        ByteArrayOutputStream layer = new ByteArrayOutputStream();
+        for (int at = 0; at < tar.length; at += 200_000) {
+            layer.write(ZstdOracle.libzstd(dir, Arrays.copyOfRange(tar, at, Math.min(tar.length, at + 200_000)), 3, 0, true, true));
+        }
+        assertUnitsExact(layer.toByteArray());
     }
 
     @Example
@@ -149,7 +161,8 @@ class IndependentUnitsTest {
         MemoryFileStore store = new MemoryFileStore();
         Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), store).recipe();
         ByteArrayOutputStream proof = new ByteArrayOutputStream();
-        Recipe recipe = new LayerRebuilder(StandardEncoders.factory()).rebuildFindingRestartPoints(split, store, proof, SPACING);
+        long spacing = Math.min(SPACING, split.skeleton().tarSize() / 4);
+        Recipe recipe = new LayerRebuilder(StandardEncoders.factory()).rebuildFindingRestartPoints(split, store, proof, spacing);
         assertThat(proof.toByteArray()).isEqualTo(blob);
         assertThat(recipe.units()).as("units of %d members and %d frames", split.members().size(), split.frames().size()).hasSizeGreaterThan(1);
         byte[] written = recipe.toBytes();
