@@ -11,6 +11,8 @@ import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipEncoder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
 import dev.layerfold.dedup.pipeline.DedupSettings;
@@ -45,6 +47,9 @@ final class DeduplicatedLayers {
     private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
     /** Go's compress/gzip header at levels other than 1 and 9: no extra flags, OS 255 (unknown). */
     private static final byte[] GO_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff};
+    private static final String ZSTD_LAYER = "application/vnd.oci.image.layer.v1.tar+zstd";
+    /** eStargz's chunk size in its tests, and about zstd:chunked's frame per file: many small independent members or frames. */
+    private static final int CHUNK = 64 * 1024;
 
     private DeduplicatedLayers() {
     }
@@ -153,6 +158,35 @@ final class DeduplicatedLayers {
         return gzip(systemFilesTar(random, megabytes), out -> KlauspostFlateEncoder.go127(out, 9));
     }
 
+    /**
+     * This machine's system files as eStargz lays them out: a gzip member of Go's level 6 (compress/gzip,
+     * as stargz-snapshotter writes it) per 64 KiB of tar, each its own deflate stream.
+     */
+    static byte[] multiMemberGoLayer(Random random, int megabytes) throws IOException {
+        byte[] tar = systemFilesTar(random, megabytes);
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        for (int at = 0; at < tar.length; at += CHUNK) {
+            blob.write(gzip(java.util.Arrays.copyOfRange(tar, at, Math.min(tar.length, at + CHUNK)), out -> GoFlateEncoder.create(out, 6)));
+        }
+        return blob.toByteArray();
+    }
+
+    /**
+     * The same files as zstd:chunked lays them out: a zstd frame per 64 KiB of tar from klauspost's
+     * Writer at SpeedDefault (podman's zstd level 3), reset between frames.
+     */
+    static byte[] multiFrameZstdLayer(Random random, int megabytes) throws IOException {
+        byte[] tar = systemFilesTar(random, megabytes);
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(new KlauspostSettings(2, KlauspostSettings.Release.COMPRESS_1_18_0), blob);
+        for (int at = 0; at < tar.length; at += CHUNK) {
+            encoder.reset(new long[0], blob);
+            encoder.write(tar, at, Math.min(tar.length - at, CHUNK));
+            encoder.finish();
+        }
+        return blob.toByteArray();
+    }
+
     /** Files under /usr/share and /usr/lib in a shuffled order (by {@code random}), about {@code megabytes} MB of tar. */
     private static byte[] systemFilesTar(Random random, int megabytes) throws IOException {
         List<Path> files = new ArrayList<>();
@@ -243,6 +277,7 @@ final class DeduplicatedLayers {
     }
 
     static LayerTask task(byte[] layer) {
-        return new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length);
+        boolean zstd = layer.length > 4 && layer[0] == 0x28 && layer[1] == (byte) 0xb5 && layer[2] == 0x2f && layer[3] == (byte) 0xfd;
+        return new LayerTask(Digest.sha256(layer), zstd ? ZSTD_LAYER : GZIP_LAYER, layer.length);
     }
 }

@@ -29,6 +29,9 @@ abstract class ContainerFramer extends OutputStream {
     /** Closes the open unit (writing what follows its content). */
     abstract void close(int index) throws IOException;
 
+    /** Gives back what the unit under way holds, after a failure. */
+    abstract void abort();
+
     @Override
     public final void write(int b) throws IOException {
         write(new byte[] {(byte) b}, 0, 1);

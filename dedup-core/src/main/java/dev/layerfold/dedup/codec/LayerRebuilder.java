@@ -5,6 +5,7 @@ import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
+import dev.layerfold.dedup.codec.recipe.UnitPoint;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
 import dev.layerfold.dedup.codec.restart.ProvingMember;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
@@ -22,14 +23,16 @@ import java.util.Map;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Rebuilds a layer blob from its recipe and its file bodies, streaming: the tar skeleton's ops,
  * bodies fetched in recipe order, through the recorded encoders and gzip or zstd framing. The sha256 and
  * size of the written bytes are checked against the recipe at the end; until
  * {@link #rebuild} returns normally, the output must not be trusted. With a {@link SegmentPool},
- * gzip members with restart points are encoded in segments on several threads, and a rebuild can
- * start at a restart point instead of byte 0 ({@link #resumePoint}). Thread-safe.
+ * gzip members with restart points, and layers with unit points ({@link UnitPoint}), are encoded in
+ * segments or units on several threads, and a rebuild can start at a restart or unit point instead
+ * of byte 0 ({@link #resumePoint}). Thread-safe.
  */
 public final class LayerRebuilder {
 
@@ -54,10 +57,10 @@ public final class LayerRebuilder {
     /**
      * Where a rebuild can start so as to serve the blob from {@code blobOffset}: the last restart
      * point at or before it, in a one-member gzip layer whose every segment from there to the end
-     * carries a digest (a restart point's does). Empty if there is none (or no segment pool): the
-     * rebuild starts at byte 0.
+     * carries a digest (a restart point's does), or the last unit point at or before it, in a layer
+     * with unit points. Empty if there is none (or no segment pool): the rebuild starts at byte 0.
      *
-     * @param point      the restart point's index in the member
+     * @param point      the restart point's index in the member, or the unit's in a layer with unit points
      * @param blobOffset where in the blob the rebuilt bytes start
      * @param tarOffset  where in the tar stream the input starts (the point, less the history its state reads)
      */
@@ -65,6 +68,9 @@ public final class LayerRebuilder {
     }
 
     public Optional<Resume> resumePoint(Recipe recipe, long blobOffset) {
+        if (segments != null && !recipe.units().isEmpty()) {
+            return unitAtOrBefore(recipe, blobOffset);
+        }
         if (segments == null || recipe.format() != LayerFormat.GZIP || recipe.members().size() != 1) {
             return Optional.empty();
         }
@@ -76,6 +82,16 @@ public final class LayerRebuilder {
             long at = header + (points.get(i).outputBitOffset() + 7 >>> 3);
             if (at <= blobOffset) {
                 return Optional.of(new Resume(i, at, ParallelMember.inputStart(member.encoder(), points.get(i))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Resume> unitAtOrBefore(Recipe recipe, long blobOffset) {
+        List<UnitPoint> units = recipe.units();
+        for (int i = units.size() - 1; i > 0; i--) {
+            if (units.get(i).blobOffset() <= blobOffset) {
+                return Optional.of(new Resume(i, units.get(i).blobOffset(), FrameUnits.tarOffset(recipe, units.get(i).first())));
             }
         }
         return Optional.empty();
@@ -98,15 +114,40 @@ public final class LayerRebuilder {
 
     /**
      * Writes the blob from {@code resume.blobOffset()} to its end to {@code out} (not closed). Each
-     * segment is checked against its restart point's digest before it is written, and the count of
+     * segment or unit is checked against its point's digest before it is written, and the count of
      * bytes against the blob's size; the blob's sha256 cannot be, as its start is not rebuilt.
      *
      * @throws LayerRebuildException if a segment or the size differs, or a body is missing or has the wrong size
      */
     public void rebuildFrom(Recipe recipe, FileContentSource files, Resume resume, OutputStream out) throws IOException {
-        GzipMember member = recipe.members().getFirst();
         CountingOutput counted = new CountingOutput(out);
         OutputStream blob = new BufferedOutputStream(counted, BUFFER);
+        if (recipe.units().isEmpty()) {
+            resumeMember(recipe, files, resume, blob);
+        } else {
+            resumeUnits(recipe, files, resume, blob);
+        }
+        blob.write(recipe.trailingBytes());
+        blob.flush();
+        if (counted.count() != recipe.blobSize() - resume.blobOffset()) {
+            throw new LayerRebuildException("rebuilt layer from offset " + resume.blobOffset() + " has " + counted.count() + " bytes, expected "
+                    + (recipe.blobSize() - resume.blobOffset()));
+        }
+    }
+
+    private void resumeUnits(Recipe recipe, FileContentSource files, Resume resume, OutputStream blob) throws IOException {
+        ParallelUnits units = new ParallelUnits(new FrameUnits(recipe, encoders, zstd), recipe.units(), resume.point(), segments, blob);
+        try {
+            writeTar(recipe, files, units, resume.tarOffset());
+            units.finish();
+        } catch (IOException | RuntimeException e) {
+            units.abort();
+            throw e;
+        }
+    }
+
+    private void resumeMember(Recipe recipe, FileContentSource files, Resume resume, OutputStream blob) throws IOException {
+        GzipMember member = recipe.members().getFirst();
         ParallelMember encoder = new ParallelMember(member, resume.point(), segments, blob);
         try {
             writeTar(recipe, files, new OutputStream() {
@@ -126,12 +167,6 @@ public final class LayerRebuilder {
             throw e;
         }
         blob.write(member.trailer());
-        blob.write(recipe.trailingBytes());
-        blob.flush();
-        if (counted.count() != recipe.blobSize() - resume.blobOffset()) {
-            throw new LayerRebuildException("rebuilt layer from offset " + resume.blobOffset() + " has " + counted.count() + " bytes, expected "
-                    + (recipe.blobSize() - resume.blobOffset()));
-        }
     }
 
     private static long length(SkeletonOp op) {
@@ -149,6 +184,10 @@ public final class LayerRebuilder {
      *                               original blob
      */
     public void rebuild(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
+        if (segments != null && !recipe.units().isEmpty()) {
+            rebuildFramed(recipe, files, out, blob -> new ParallelUnits(new FrameUnits(recipe, encoders, zstd), recipe.units(), 0, segments, blob));
+            return;
+        }
         rebuild(recipe, files, out, (member, blob) -> segments != null && !member.restartPoints().isEmpty()
                 ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob));
     }
@@ -159,6 +198,8 @@ public final class LayerRebuilder {
      * rebuilt from the input before it alone, and returns the recipe with those restart points. They
      * are verified when this returns: the blob's sha256 matched, so every piece gave the original's
      * bytes. A mismatch may come from a piece or from the files; {@link #rebuild} without pieces tells.
+     * A layer of several members or frames is instead cut into units of whole ones ({@link UnitPoint}),
+     * each encoded alone, and returned with their points; its members get no restart points.
      */
     public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
         return rebuildFindingRestartPoints(recipe, files, out, RestartableEncoders.SPACING);
@@ -166,6 +207,10 @@ public final class LayerRebuilder {
 
     /** As {@link #rebuildFindingRestartPoints(Recipe, FileContentSource, OutputStream)}, pieces about {@code spacing} bytes apart. */
     public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out, long spacing) throws IOException {
+        List<Integer> unitFirsts = FrameUnits.cut(recipe, spacing);
+        if (!unitFirsts.isEmpty()) {
+            return rebuildFindingUnits(recipe, files, out, unitFirsts);
+        }
         List<GzipMember> proven = new ArrayList<>();
         Map<Integer, ProvingMember> provers = new HashMap<>();
         rebuild(recipe, files, out, (member, blob) -> {
@@ -179,7 +224,31 @@ public final class LayerRebuilder {
         return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), recipe.frames());
     }
 
+    /** Whether {@link #rebuildFindingRestartPoints} encodes this layer in units of whole members or frames, each alone. */
+    public static boolean cutsIntoUnits(Recipe recipe) {
+        return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty();
+    }
+
+    private Recipe rebuildFindingUnits(Recipe recipe, FileContentSource files, OutputStream out, List<Integer> unitFirsts) throws IOException {
+        Recipe withoutPoints = new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(),
+                recipe.members().stream().map(member -> member.withRestartPoints(List.of())).toList(), recipe.trailingBytes(), recipe.skeleton(),
+                recipe.frames());
+        List<UnitPoint> units = new ArrayList<>();
+        rebuildFramed(withoutPoints, files, out, blob -> new ProvingUnits(new FrameUnits(withoutPoints, encoders, zstd), unitFirsts, blob, units));
+        return withoutPoints.withUnits(units);
+    }
+
     private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {
+        rebuildFramed(recipe, files, out, blob -> switch (recipe.format()) {
+            case GZIP -> new GzipFramer(recipe.members(), memberEncoders, blob);
+            case ZSTD -> new ZstdFramer(recipe.frames(), zstd, blob);
+            case TAR -> null;
+        });
+    }
+
+    /** @param framers the framer that takes the tar stream and writes the blob to the stream given; null for a plain tar */
+    private void rebuildFramed(Recipe recipe, FileContentSource files, OutputStream out, Function<OutputStream, ContainerFramer> framers)
+            throws IOException {
         for (int i = 0; i < recipe.members().size(); i++) {
             if (recipe.members().get(i).encoder().isNone()) {
                 throw new LayerRebuildException("layer " + recipe.blobSha256() + " cannot be rebuilt: no known encoder reproduces its gzip member " + i);
@@ -190,22 +259,16 @@ public final class LayerRebuilder {
         }
         VerifyingOutput verified = new VerifyingOutput(out);
         OutputStream blob = new BufferedOutputStream(verified, BUFFER);
-        GzipFramer gzip = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), memberEncoders, blob) : null;
-        ZstdFramer zstdFrames = recipe.format() == LayerFormat.ZSTD ? new ZstdFramer(recipe.frames(), zstd, blob) : null;
-        OutputStream tar = gzip != null ? gzip : zstdFrames != null ? zstdFrames : blob;
+        ContainerFramer framer = framers.apply(blob);
         try {
-            writeTar(recipe, files, tar, 0);
-            if (gzip != null) {
-                gzip.finish();
-            } else if (zstdFrames != null) {
-                zstdFrames.finish();
+            writeTar(recipe, files, framer != null ? framer : blob, 0);
+            if (framer != null) {
+                framer.finish();
             }
             blob.write(recipe.trailingBytes());
         } catch (IOException | RuntimeException e) {
-            if (gzip != null) {
-                gzip.abort();
-            } else if (zstdFrames != null) {
-                zstdFrames.abort();
+            if (framer != null) {
+                framer.abort();
             }
             throw e;
         }

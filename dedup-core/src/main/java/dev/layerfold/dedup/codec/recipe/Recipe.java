@@ -26,9 +26,11 @@ import java.util.stream.LongStream;
  * @param members        the gzip members in order; empty unless gzip
  * @param trailingBytes  bytes after the last gzip member or zstd frame, verbatim
  * @param frames         the zstd frames in order; empty unless zstd
+ * @param units          where the independent units of a layer of several gzip members or zstd frames start
+ *                       ({@link UnitPoint}): none, or the first member's or frame's and at least one more
  */
 public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<GzipMember> members, byte[] trailingBytes,
-                     Skeleton skeleton, List<ZstdFrame> frames) {
+                     Skeleton skeleton, List<ZstdFrame> frames, List<UnitPoint> units) {
 
     static final byte[] MAGIC = {'L', 'F', 'R', 'C'};
     /**
@@ -36,12 +38,14 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
      * zstd layers, and only they are written as version 3, so that processes of the previous release
      * still read every gzip and tar recipe while both run. Version 4 added flush points to zstd
      * frames, and only zstd layers with one (zstd:chunked's) are written as version 4, for the same
-     * reason; version 3 recipes read as frames without any.
+     * reason; version 3 recipes read as frames without any. Version 5 added unit points, and only
+     * recipes with some are written as version 5; older ones read as layers without any.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     private static final int ZSTD_VERSION = 3;
     private static final int GZIP_VERSION = 2;
     private static final int FLUSH_POINTS_VERSION = 4;
+    private static final int UNITS_VERSION = 5;
     private static final int FIRST_VERSION = 1;
     private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
@@ -61,6 +65,12 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
         this(blobSha256, blobSize, format, members, trailingBytes, skeleton, List.of());
     }
 
+    /** A recipe without unit points. */
+    public Recipe(String blobSha256, long blobSize, LayerFormat format, List<GzipMember> members, byte[] trailingBytes, Skeleton skeleton,
+                  List<ZstdFrame> frames) {
+        this(blobSha256, blobSize, format, members, trailingBytes, skeleton, frames, List.of());
+    }
+
     public Recipe {
         HEX.parseHex(blobSha256);
         if (blobSha256.length() != 64) {
@@ -78,7 +88,40 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
         }
         members = List.copyOf(members);
         frames = List.copyOf(frames);
+        units = List.copyOf(units);
+        checkUnits(units, members.isEmpty() ? frames.stream().map(ZstdFrame::contentSize).toList()
+                : members.stream().map(GzipMember::uncompressedSize).toList(), blobSize - trailingBytes.length);
         trailingBytes = trailingBytes.clone();
+    }
+
+    /** This recipe with {@code units} as its unit points. */
+    public Recipe withUnits(List<UnitPoint> units) {
+        return new Recipe(blobSha256, blobSize, format, members, trailingBytes, skeleton, frames, units);
+    }
+
+    /**
+     * Units start at the first member or frame and the blob's start, and each later one after the one
+     * before, in both; a unit holds at most {@link GzipMember#MAX_SEGMENT_INPUT} bytes of tar, as a
+     * restore buffers one unit's input and output per thread.
+     */
+    private static void checkUnits(List<UnitPoint> units, List<Long> pieceSizes, long framedEnd) {
+        if (units.isEmpty()) {
+            return;
+        }
+        if (units.size() < 2 || units.getFirst().first() != 0 || units.getFirst().blobOffset() != 0) {
+            throw new IllegalArgumentException("unit points start at the first member or frame and name at least one more");
+        }
+        for (int i = 0; i < units.size(); i++) {
+            UnitPoint unit = units.get(i);
+            int end = i + 1 < units.size() ? units.get(i + 1).first() : pieceSizes.size();
+            long blobEnd = i + 1 < units.size() ? units.get(i + 1).blobOffset() : framedEnd;
+            if (end <= unit.first() || end > pieceSizes.size() || blobEnd <= unit.blobOffset()) {
+                throw new IllegalArgumentException("unit " + i + " does not end after it starts, within the layer's members or frames");
+            }
+            if (pieceSizes.subList(unit.first(), end).stream().mapToLong(Long::longValue).sum() > GzipMember.MAX_SEGMENT_INPUT) {
+                throw new IllegalArgumentException("unit " + i + " holds more than " + GzipMember.MAX_SEGMENT_INPUT + " bytes of tar");
+            }
+        }
     }
 
     /** True if every gzip member and zstd frame has an encoder that reproduces it (always true for a plain tar). */
@@ -118,10 +161,16 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
             writeBytes(out, trailingBytes);
         }
         writeBytes(out, skeleton.compressedOps());
+        if (version >= UNITS_VERSION) {
+            writeUnits(out, units);
+        }
     }
 
     /** The oldest version that holds this recipe: what processes of earlier releases can still read. */
     private int writtenVersion() {
+        if (!units.isEmpty()) {
+            return UNITS_VERSION;
+        }
         if (format != LayerFormat.ZSTD) {
             return GZIP_VERSION;
         }
@@ -185,7 +234,9 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                 trailing = readBytes(in, MAX_TRAILING_BYTES, "trailing byte count");
             }
             byte[] ops = readBytes(in, Skeleton.MAX_COMPRESSED_OPS, "skeleton length");
-            return new Recipe(HEX.formatHex(sha), blobSize, format, members, trailing, new Skeleton(ops, tarSize, fileCount, fileBytes), frames);
+            List<UnitPoint> units = version >= UNITS_VERSION ? readUnits(in) : List.of();
+            return new Recipe(HEX.formatHex(sha), blobSize, format, members, trailing, new Skeleton(ops, tarSize, fileCount, fileBytes), frames,
+                    units);
         } catch (EOFException e) {
             throw new IOException("recipe is truncated", e);
         } catch (IllegalArgumentException | ArithmeticException e) {
@@ -311,6 +362,33 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
         return points;
     }
 
+    /** Indices and offsets as deltas from the previous unit's. */
+    private static void writeUnits(OutputStream out, List<UnitPoint> units) throws IOException {
+        Varints.write(out, units.size());
+        UnitPoint previous = null;
+        for (UnitPoint unit : units) {
+            Varints.write(out, unit.first() - (previous == null ? 0 : previous.first()));
+            Varints.write(out, unit.blobOffset() - (previous == null ? 0 : previous.blobOffset()));
+            out.write(unit.sha256());
+            previous = unit;
+        }
+    }
+
+    private static List<UnitPoint> readUnits(DataInputStream in) throws IOException {
+        int count = Varints.readInt(in, MAX_MEMBERS, "unit point count");
+        List<UnitPoint> units = new ArrayList<>();
+        int first = 0;
+        long blobOffset = 0;
+        for (int i = 0; i < count; i++) {
+            first = Math.addExact(first, Varints.readInt(in, MAX_MEMBERS, "unit point's member or frame delta"));
+            blobOffset = Math.addExact(blobOffset, Varints.read(in));
+            byte[] sha = new byte[32];
+            in.readFully(sha);
+            units.add(new UnitPoint(first, blobOffset, sha));
+        }
+        return units;
+    }
+
     private static void writeBytes(OutputStream out, byte[] bytes) throws IOException {
         Varints.write(out, bytes.length);
         out.write(bytes);
@@ -330,7 +408,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     public boolean equals(Object other) {
         return other instanceof Recipe r && blobSha256.equals(r.blobSha256) && blobSize == r.blobSize && format == r.format
                 && members.equals(r.members) && Arrays.equals(trailingBytes, r.trailingBytes) && skeleton.equals(r.skeleton)
-                && frames.equals(r.frames);
+                && frames.equals(r.frames) && units.equals(r.units);
     }
 
     @Override

@@ -8,17 +8,11 @@ import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.zip.CRC32;
 
 /**
@@ -42,9 +36,8 @@ public final class ParallelMember implements DeflateEncoder {
 
     private final GzipMember member;
     private final List<RestartPoint> points;
-    private final SegmentPool pool;
     private final SegmentJoiner out;
-    private final Deque<FutureTask<Encoded>> inFlight = new ArrayDeque<>();
+    private final InOrderSegments<Encoded> inFlight;
     private final boolean wholeMember;
     private final int lookahead;
     private int next;
@@ -56,7 +49,6 @@ public final class ParallelMember implements DeflateEncoder {
     private byte[] carried;
     private long carriedFrom;
     private long crc;
-    private boolean reserved;
 
     /**
      * @param first the point to start at (0: the member's start); the input written must start at
@@ -69,8 +61,8 @@ public final class ParallelMember implements DeflateEncoder {
         }
         this.member = member;
         this.points = member.restartPoints();
-        this.pool = pool;
         this.out = new SegmentJoiner(out);
+        this.inFlight = new InOrderSegments<>(pool, this::writeSegment);
         this.next = first;
         this.wholeMember = first == 0;
         this.lookahead = RestartableEncoders.lookahead(member.encoder());
@@ -107,7 +99,7 @@ public final class ParallelMember implements DeflateEncoder {
             length -= n;
             submitFull();
         }
-        writeFinished();
+        inFlight.writeFinished();
     }
 
     @Override
@@ -115,9 +107,7 @@ public final class ParallelMember implements DeflateEncoder {
         if (buffer != null || next < points.size()) {
             throw new LayerRebuildException("the tar stream ends inside the gzip member's segment " + next);
         }
-        while (!inFlight.isEmpty()) {
-            writeHead();
-        }
+        inFlight.finish();
         out.endStream();
         if (wholeMember && crc != trailerCrc()) {
             throw new LayerRebuildException(String.format("the segments' combined CRC-32 %08x differs from the gzip trailer's %08x", crc, trailerCrc()));
@@ -126,15 +116,7 @@ public final class ParallelMember implements DeflateEncoder {
 
     /** Drops the segments under way (the restore failed or its clients left) and gives their buffers back. */
     public void abort() {
-        for (FutureTask<Encoded> task : inFlight) {
-            task.cancel(false);
-            pool.release();
-        }
-        inFlight.clear();
-        if (reserved) {
-            reserved = false;
-            pool.release();
-        }
+        inFlight.abort();
         buffer = null;
     }
 
@@ -148,20 +130,7 @@ public final class ParallelMember implements DeflateEncoder {
         if (carriedFrom + carried.length < point.inputOffset()) {
             return false;
         }
-        while (!pool.tryReserve()) {
-            if (!inFlight.isEmpty()) {
-                writeHead();
-            } else {
-                try {
-                    pool.reserve();
-                    break;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted while waiting for a segment buffer");
-                }
-            }
-        }
-        reserved = true;
+        inFlight.reserve();
         long end = next + 1 < points.size() ? Math.min(points.get(next + 1).inputOffset() + lookahead, member.uncompressedSize()) : member.uncompressedSize();
         buffer = new byte[Math.toIntExact(end - bufferStart)];
         int from = Math.toIntExact(bufferStart - carriedFrom);
@@ -190,51 +159,11 @@ public final class ParallelMember implements DeflateEncoder {
         carried = buffer;
         carriedFrom = bufferStart;
         buffer = null;
-        reserved = false;
         next++;
-        FutureTask<Encoded> task = new FutureTask<>(() -> encode(segment));
-        inFlight.add(task);
-        try {
-            pool.executor().execute(task);
-        } catch (RejectedExecutionException e) {
-            // The pool is shutting down; writeHead() encodes the segment on this thread.
-        }
-        while (inFlight.size() >= pool.perRestore()) {
-            writeHead();
-        }
+        inFlight.submit(() -> encode(segment));
     }
 
-    private void writeFinished() throws IOException {
-        while (!inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
-            writeHead();
-        }
-    }
-
-    /**
-     * Writes the oldest segment, encoding it on this thread if no pool thread has taken it yet; while a
-     * pool thread encodes it, this thread encodes later segments nobody has taken rather than wait.
-     */
-    private void writeHead() throws IOException {
-        FutureTask<Encoded> task = inFlight.removeFirst();
-        task.run();
-        for (FutureTask<Encoded> later : inFlight) {
-            if (task.isDone()) {
-                break;
-            }
-            later.run();
-        }
-        Encoded encoded;
-        try {
-            encoded = task.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while waiting for a segment");
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io
-                    : new LayerRebuildException("segment could not be encoded from its restart point: " + e.getCause().getMessage(), e.getCause());
-        } finally {
-            pool.release();
-        }
+    private void writeSegment(Encoded encoded) throws IOException {
         out.beginSegment(points.get(encoded.index()).outputBitOffset());
         out.write(encoded.bytes());
         out.endSegment();

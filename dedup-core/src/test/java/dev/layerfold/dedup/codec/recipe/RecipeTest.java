@@ -74,9 +74,9 @@ class RecipeTest {
     @Example
     void readingAFutureVersionSaysSo() {
         byte[] bytes = minimalRecipe().toBytes();
-        bytes[4] = 5;
+        bytes[4] = (byte) (Recipe.VERSION + 1);
         assertThatThrownBy(() -> Recipe.read(new ByteArrayInputStream(bytes)))
-                .isInstanceOf(IOException.class).hasMessageContaining("version 5 is not supported");
+                .isInstanceOf(IOException.class).hasMessageContaining("version " + (Recipe.VERSION + 1) + " is not supported");
     }
 
     @Example
@@ -105,6 +105,56 @@ class RecipeTest {
 
         assertThat(bytes[4]).isEqualTo((byte) 3);
         assertThat(Recipe.read(new ByteArrayInputStream(bytes))).isEqualTo(recipe);
+    }
+
+    @Example
+    void unitPointsSurviveWriteAndReadInAVersion5Recipe() throws IOException {
+        Recipe gzip = gzipRecipeOfMembers().withUnits(List.of(unit(0, 0), unit(2, 5000)));
+        Recipe zstd = zstdRecipe(new long[] {512}).withUnits(List.of(unit(0, 0), unit(1, 8000)));
+
+        for (Recipe recipe : List.of(gzip, zstd)) {
+            byte[] bytes = recipe.toBytes();
+            assertThat(bytes[4]).isEqualTo((byte) 5);
+            Recipe read = Recipe.read(new ByteArrayInputStream(bytes));
+            assertThat(read).isEqualTo(recipe);
+            assertThat(read.units()).hasSize(2).extracting(UnitPoint::first).containsExactly(0, recipe == gzip ? 2 : 1);
+        }
+    }
+
+    /** Recipes without unit points are written as the version before them, which read back without any. */
+    @Example
+    void recipesWithoutUnitPointsAreStillWrittenAsTheVersionBefore() throws IOException {
+        byte[] gzip = gzipRecipeOfMembers().toBytes();
+        byte[] zstd = zstdRecipe(new long[] {512}).toBytes();
+
+        assertThat(gzip[4]).isEqualTo((byte) 2);
+        assertThat(zstd[4]).isEqualTo((byte) 4);
+        assertThat(Recipe.read(new ByteArrayInputStream(gzip)).units()).isEmpty();
+        assertThat(Recipe.read(new ByteArrayInputStream(zstd))).isEqualTo(zstdRecipe(new long[] {512}));
+    }
+
+    @Example
+    void unitPointsOutOfOrderOrPastTheLayerAreRefusedAsDamage() {
+        Recipe recipe = gzipRecipeOfMembers();
+        assertThatThrownBy(() -> recipe.withUnits(List.of(unit(0, 0), unit(2, 5000), unit(1, 7000)))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> recipe.withUnits(List.of(unit(0, 0), unit(3, 5000)))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> recipe.withUnits(List.of(unit(0, 0), unit(2, 12000)))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> recipe.withUnits(List.of(unit(1, 0), unit(2, 5000)))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> recipe.withUnits(List.of(unit(0, 0)))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static UnitPoint unit(int first, long blobOffset) {
+        byte[] sha = new byte[32];
+        sha[0] = (byte) first;
+        return new UnitPoint(first, blobOffset, sha);
+    }
+
+    /** Three members of 1 MiB of tar each, 12000 bytes of blob. */
+    private static Recipe gzipRecipeOfMembers() {
+        SkeletonWriter writer = new SkeletonWriter();
+        writer.inline(new byte[3 << 20], 0, 3 << 20);
+        GzipMember member = new GzipMember(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3}, EncoderSpec.of("go", 9), 1 << 20, new byte[8]);
+        return new Recipe(SHA, 12000, LayerFormat.GZIP, List.of(member, member, member), new byte[0], writer.finish());
     }
 
     @Example

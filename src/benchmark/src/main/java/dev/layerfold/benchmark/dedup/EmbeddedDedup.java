@@ -5,6 +5,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
 import dev.layerfold.dedup.pipeline.DedupSettings;
@@ -123,13 +124,14 @@ final class EmbeddedDedup implements AutoCloseable {
 
     /**
      * As {@link #rebuildFromStore}, but the way the pipeline's proof now runs: members with restart
-     * points encoded in pieces from rebuilt states, finding the points; returns how many it found.
+     * points encoded in pieces from rebuilt states, layers of many members or frames in units, finding
+     * the points; returns how many it found (restart and unit points).
      */
     int proveFromStore(Digest layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
         LayerRecord record = storedFiles.record(state.record());
-        return rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream())
-                .members().stream().mapToInt(m -> m.restartPoints().size()).sum();
+        Recipe proven = rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
+        return proven.units().size() + proven.members().stream().mapToInt(m -> m.restartPoints().size()).sum();
     }
 
     /** Opens the whole rebuilt layer. */

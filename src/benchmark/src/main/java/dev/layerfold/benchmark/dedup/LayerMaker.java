@@ -32,6 +32,9 @@ final class LayerMaker {
 
     /** Built on first use: fetching Go 1.27 takes a while. */
     private Path layergenGo127;
+    /** Built on first use, as the tests' oracles: stargz-snapshotter's estargz package, containers/storage's zstd:chunked compressor. */
+    private Path estargzgen;
+    private Path chunkedgen;
 
     private LayerMaker(Path work, Path layergen) {
         this.work = work;
@@ -55,6 +58,20 @@ final class LayerMaker {
         return layergenGo127;
     }
 
+    private Path estargzgen() throws IOException, InterruptedException {
+        if (estargzgen == null) {
+            estargzgen = GoPrograms.build("estargzgen", ".", work.resolve("estargzgen"));
+        }
+        return estargzgen;
+    }
+
+    private Path chunkedgen() throws IOException, InterruptedException {
+        if (chunkedgen == null) {
+            chunkedgen = GoPrograms.build("chunkedgen", ".", work.resolve("chunkedgen"));
+        }
+        return chunkedgen;
+    }
+
     boolean canMake(Producer producer) {
         return !producer.needsGo() || layergen != null;
     }
@@ -76,6 +93,13 @@ final class LayerMaker {
                         + (producer == Producer.GNU_GZIP_6 ? 6 : 1) + " > layer.tar.gz");
                 case PYTHON_ZLIB_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | python3 -c "
                         + "'import gzip, sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read(), 1, mtime=0))' > layer.tar.gz");
+                case ESTARGZ -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && " + estargzgen()
+                        + " -level 9 -o layer.tar.gz layer.tar");
+                case ZSTD_CHUNKED -> {
+                    run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && " + chunkedgen() + " 3 < layer.tar > layer.tar.gz");
+                    // zstd:chunked's frames hold the tar as it was given.
+                    return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
+                }
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -30,7 +30,11 @@ enum Producer {
     /** Scripts that want speed: GNU tar through GNU {@code gzip -1}. Only the restart suite measures it. */
     GNU_GZIP_1("gzip-1", "fast scripts (GNU gzip -1)"),
     /** Python tools that want speed: GNU tar through {@code gzip.compress(data, 1)} (the system's zlib -1). Only the restart suite measures it. */
-    PYTHON_ZLIB_1("zlib-1", "Python (zlib -1)");
+    PYTHON_ZLIB_1("zlib-1", "Python (zlib -1)"),
+    /** stargz-snapshotter's eStargz (Go gzip -9, its default): a gzip member per file or 4 MiB chunk, then the TOC's and the footer's. Only the restart suite measures it. */
+    ESTARGZ("estargz-9", "eStargz (Go gzip -9, a member per file)"),
+    /** podman's and buildah's zstd:chunked (containers/storage's compressor, zstd level 3): a zstd frame per file. Only the restart suite measures it. */
+    ZSTD_CHUNKED("zstd-chunked", "podman zstd:chunked (klauspost zstd, a frame per file)");
 
     final String label;
     final String description;
@@ -43,10 +47,11 @@ enum Producer {
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
         return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2
-                || this == GO_0 || this == GO_HUFFMAN_ONLY;
+                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == ESTARGZ || this == ZSTD_CHUNKED;
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_6 || this == GO127_9;
+        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_6 || this == GO127_9
+                || this == ESTARGZ || this == ZSTD_CHUNKED;
     }
 }

@@ -15,7 +15,8 @@ import java.util.Map;
  * against serving it intact, a {@code Range} request for its last MB against a whole restore, and what
  * finding and verifying the points (the proof encoding in pieces) adds to the dedup worker's CPU. Layers of this machine's system
  * files through the real {@code pigz -6}, Go's {@code compress/gzip} -6 (docker's; built with Go 1.26 and with 1.27) and Go 1.27's -9 (eStargz's), zlib -6 (the
- * JDK's, as Jib writes it) and GNU {@code gzip -6}, wall time in
+ * JDK's, as Jib writes it) and GNU {@code gzip -6}, and layers of many independent gzip members or zstd frames, restored in units of
+ * whole ones: eStargz (Go -9, a member per file) and podman's zstd:chunked (a klauspost frame per file), wall time in
  * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale};
  * {@code layerfold.benchmark.restart.producers} picks the producers (labels, e.g. {@code go-6}, {@code zlib-6}, {@code gzip-6}).
  */
@@ -27,7 +28,7 @@ public final class RestartBenchmark implements Benchmark {
     private static final long LAST_MB = 1 << 20;
     /** Which producers' layers to measure (labels, comma-separated): all by default. */
     private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restart.producers",
-            "pigz-6,go-6,go127-6,go127-9,zlib-6,gzip-6").split(","));
+            "pigz-6,go-6,go127-6,go127-9,zlib-6,gzip-6,estargz-9,zstd-chunked").split(","));
 
     /** A layer to measure: its producer's label here (the encoder family and level), the producer, its tar's size. */
     private record Layer(String label, Producer producer, long tarBytes) {
@@ -38,7 +39,7 @@ public final class RestartBenchmark implements Benchmark {
      * Go 1.27's -6, whose states are rebuilt by a warm-up, and its -9, whose resumes encode the blocks since the open table was
      * headed again, beside pigz's of the same size; GNU gzip -1, zlib -1 (Python's) and Go -2, whose chains are rebuilt by a warm-up
      * and whose points the proof checks, and Go's levels 0 and -2 (stored, HuffmanOnly: a point at every block boundary, nothing
-     * to rebuild), only when asked for by {@code producers}.
+     * to rebuild), only when asked for by {@code producers}; eStargz and zstd:chunked, restored in units.
      */
     private static final List<Layer> LAYERS = List.of(new Layer("pigz-6", Producer.PIGZ_6, 32L << 20), new Layer("go-6", Producer.GO_6, 32L << 20),
             new Layer("go127-6", Producer.GO127_6, 32L << 20), new Layer("go127-9", Producer.GO127_9, 32L << 20),
@@ -46,7 +47,8 @@ public final class RestartBenchmark implements Benchmark {
             new Layer("pigz-6", Producer.PIGZ_6, 100L << 20),
             new Layer("gzip-1", Producer.GNU_GZIP_1, 32L << 20), new Layer("zlib-1", Producer.PYTHON_ZLIB_1, 32L << 20),
             new Layer("go-2", Producer.GO_2, 32L << 20), new Layer("go-0", Producer.GO_0, 32L << 20),
-            new Layer("go--2", Producer.GO_HUFFMAN_ONLY, 32L << 20));
+            new Layer("go--2", Producer.GO_HUFFMAN_ONLY, 32L << 20),
+            new Layer("estargz-9", Producer.ESTARGZ, 32L << 20), new Layer("zstd-chunked", Producer.ZSTD_CHUNKED, 32L << 20));
 
     @Override
     public String name() {
@@ -101,7 +103,7 @@ public final class RestartBenchmark implements Benchmark {
                 one.rebuildFromStore(layer.digest());
                 withoutPoints[round] = dedupCpu[round] - (pieces - (CpuClock.nanos() - cpu)) / 1e6;
                 if (round == 0) {
-                    System.out.printf("%-10s %s: %d restart points%n", SUITE, name, points);
+                    System.out.printf("%-10s %s: %d restart points, or units%n", SUITE, name, points);
                 }
                 two.push(layer);
                 two.deduplicate(layer);
