@@ -51,6 +51,15 @@ final class BlockWriter {
         matchLengths.reset();
     }
 
+    /**
+     * Whether the next block would be written alike by both: the same Huffman code to reuse (or
+     * none) and the same previous sequence tables. What else a writer keeps is rebuilt per block.
+     */
+    boolean sameState(BlockWriter other) {
+        return huffman.sameState(other.huffman) && literalLengths.sameState(other.literalLengths) && offsets.sameState(other.offsets)
+                && matchLengths.sameState(other.matchLengths);
+    }
+
     /** Appends the block (header included) for {@code content[offset, offset+block.size)} to {@code out}. */
     void write(Block block, byte[] content, int offset, boolean last, Bytes out) {
         if (block.sequences == 0) {

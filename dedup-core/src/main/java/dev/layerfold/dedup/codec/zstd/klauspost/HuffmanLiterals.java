@@ -73,6 +73,17 @@ final class HuffmanLiterals {
         return Outcome.COMPRESSED;
     }
 
+    /**
+     * Whether the next block's literals would be coded alike by both: the same code to reuse, or
+     * none. (The scratch nodes a build starts from are never read before written: the proof checks it.)
+     */
+    boolean sameState(HuffmanLiterals other) {
+        boolean reusable = reuseAllowed && previous.length > 0;
+        boolean otherReusable = other.reuseAllowed && other.previous.length > 0;
+        return reusable == otherReusable
+                && (!reusable || previous.sameCode(other.previous));
+    }
+
     /** A new frame: no code to reuse, as in a new one. */
     void reset() {
         reuseAllowed = false;

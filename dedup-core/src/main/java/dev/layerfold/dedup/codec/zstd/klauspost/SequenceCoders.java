@@ -33,6 +33,17 @@ final class SequenceCoders {
         previous.reused = false;
     }
 
+    /** Whether the next block would choose and code alike with both: the same previous table, or none usable. */
+    boolean sameState(SequenceCoders other) {
+        boolean usable = previous.symbolLen > 0 && !previous.useRle;
+        boolean otherUsable = other.previous.symbolLen > 0 && !other.previous.useRle;
+        if (!usable || !otherUsable) {
+            return usable == otherUsable;
+        }
+        return previous.symbolLen == other.previous.symbolLen && previous.table.tableLog == other.previous.table.tableLog
+                && java.util.Arrays.equals(previous.norm, 0, previous.symbolLen, other.previous.norm, 0, other.previous.symbolLen);
+    }
+
     /** The table to code this block's (normalized) histogram with, and its mode. */
     SequenceTable choose() {
         long nSize = (current.approxSize(current.count, current.symbolLen) + current.maxHeaderSize()) & 0xFFFFFFFFL;

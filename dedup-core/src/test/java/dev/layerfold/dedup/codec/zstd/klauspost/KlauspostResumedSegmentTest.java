@@ -61,7 +61,7 @@ class KlauspostResumedSegmentTest {
         int warmUp = 256 << 10;
         int history = warmUp + settings.blockSize();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, random, POINT - history, history, warmUp, out);
+        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, random, POINT - history, history, warmUp, POINT - history, out);
         encoder.write(random, POINT, random.length - POINT);
         encoder.finish();
         int from = blockStart(whole, POINT / settings.blockSize());
@@ -70,7 +70,7 @@ class KlauspostResumedSegmentTest {
 
     private static byte[] resumed(KlauspostSettings settings, int warmUp) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, input, POINT - warmUp, warmUp, warmUp, out);
+        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, input, POINT - warmUp, warmUp, warmUp, POINT - warmUp, out);
         encoder.write(input, POINT, input.length - POINT);
         encoder.finish();
         return out.toByteArray();
