@@ -5,11 +5,16 @@ import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
+import dev.layerfold.dedup.codec.restart.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
+import dev.layerfold.dedup.codec.restart.ParallelSegments;
 import dev.layerfold.dedup.codec.restart.ProvingMember;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostFrameProver;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -28,8 +33,8 @@ import java.util.Optional;
  * bodies fetched in recipe order, through the recorded encoders and gzip or zstd framing. The sha256 and
  * size of the written bytes are checked against the recipe at the end; until
  * {@link #rebuild} returns normally, the output must not be trusted. With a {@link SegmentPool},
- * gzip members with restart points are encoded in segments on several threads, and a rebuild can
- * start at a restart point instead of byte 0 ({@link #resumePoint}). Thread-safe.
+ * gzip members and zstd frames with restart points are encoded in segments on several threads, and a
+ * rebuild can start at a restart point instead of byte 0 ({@link #resumePoint}). Thread-safe.
  */
 public final class LayerRebuilder {
 
@@ -53,11 +58,11 @@ public final class LayerRebuilder {
 
     /**
      * Where a rebuild can start so as to serve the blob from {@code blobOffset}: the last restart
-     * point at or before it, in a one-member gzip layer whose every segment from there to the end
-     * carries a digest (a restart point's does). Empty if there is none (or no segment pool): the
+     * point at or before it, in a one-member gzip layer or a one-frame zstd layer, whose every segment
+     * from there to the end carries a digest (a restart point's does). Empty if there is none (or no segment pool): the
      * rebuild starts at byte 0.
      *
-     * @param point      the restart point's index in the member
+     * @param point      the restart point's index in the member or frame
      * @param blobOffset where in the blob the rebuilt bytes start
      * @param tarOffset  where in the tar stream the input starts (the point, less the history its state reads)
      */
@@ -65,6 +70,21 @@ public final class LayerRebuilder {
     }
 
     public Optional<Resume> resumePoint(Recipe recipe, long blobOffset) {
+        Optional<ZstdFrame.Compressed> frame = onlyFrame(recipe);
+        if (segments != null && frame.isPresent()) {
+            List<ZstdRestartPoint> points = frame.get().restartPoints();
+            for (int i = points.size() - 1; i > 0; i--) {
+                if (points.get(i).outputOffset() <= blobOffset) {
+                    try {
+                        return Optional.of(new Resume(i, points.get(i).outputOffset(), ParallelFrame.inputStart(frame.get(), points.get(i))));
+                    } catch (IllegalArgumentException damaged) {
+                        // A point whose patch does not say where its history starts: the whole restore checks every segment.
+                        return Optional.empty();
+                    }
+                }
+            }
+            return Optional.empty();
+        }
         if (segments == null || recipe.format() != LayerFormat.GZIP || recipe.members().size() != 1) {
             return Optional.empty();
         }
@@ -79,6 +99,12 @@ public final class LayerRebuilder {
             }
         }
         return Optional.empty();
+    }
+
+    /** The compressed frame of a zstd layer of one frame (no skippable ones either): the layers that get restart points. */
+    private static Optional<ZstdFrame.Compressed> onlyFrame(Recipe recipe) {
+        return recipe.format() == LayerFormat.ZSTD && recipe.frames().size() == 1 && recipe.frames().getFirst() instanceof ZstdFrame.Compressed frame
+                ? Optional.of(frame) : Optional.empty();
     }
 
     /** The file bodies a rebuild from {@code resume} reads, in the order it reads them. */
@@ -104,10 +130,12 @@ public final class LayerRebuilder {
      * @throws LayerRebuildException if a segment or the size differs, or a body is missing or has the wrong size
      */
     public void rebuildFrom(Recipe recipe, FileContentSource files, Resume resume, OutputStream out) throws IOException {
-        GzipMember member = recipe.members().getFirst();
         CountingOutput counted = new CountingOutput(out);
         OutputStream blob = new BufferedOutputStream(counted, BUFFER);
-        ParallelMember encoder = new ParallelMember(member, resume.point(), segments, blob);
+        Optional<ZstdFrame.Compressed> frame = onlyFrame(recipe);
+        // A frame's encoder writes its checksum; a member's trailer follows it.
+        ParallelSegments<?> encoder = frame.isPresent() ? ParallelFrame.open(frame.get(), resume.point(), segments, blob)
+                : new ParallelMember(recipe.members().getFirst(), resume.point(), segments, blob);
         try {
             writeTar(recipe, files, new OutputStream() {
                 @Override
@@ -125,7 +153,9 @@ public final class LayerRebuilder {
             encoder.abort();
             throw e;
         }
-        blob.write(member.trailer());
+        if (frame.isEmpty()) {
+            blob.write(recipe.members().getFirst().trailer());
+        }
         blob.write(recipe.trailingBytes());
         blob.flush();
         if (counted.count() != recipe.blobSize() - resume.blobOffset()) {
@@ -149,13 +179,17 @@ public final class LayerRebuilder {
      *                               original blob
      */
     public void rebuild(Recipe recipe, FileContentSource files, OutputStream out) throws IOException {
+        ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
         rebuild(recipe, files, out, (member, blob) -> segments != null && !member.restartPoints().isEmpty()
-                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob));
+                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob),
+                (index, frame, blob) -> segments != null && !frame.restartPoints().isEmpty()
+                        ? ParallelFrame.open(frame, 0, segments, blob) : onePiece.create(index, frame, blob));
     }
 
     /**
      * Rebuilds the blob as {@link #rebuild} does, but encodes every member whose family has restart
-     * points ({@link RestartableEncoders}) in pieces about 4 MiB of input apart, each from a state
+     * points ({@link RestartableEncoders}), and the frame of a one-frame zstd layer whose encoder has
+     * ({@link KlauspostFrameProver}), in pieces about 4 MiB of input apart, each from a state
      * rebuilt from the input before it alone, and returns the recipe with those restart points. They
      * are verified when this returns: the blob's sha256 matched, so every piece gave the original's
      * bytes. A mismatch may come from a piece or from the files; {@link #rebuild} without pieces tells.
@@ -168,18 +202,31 @@ public final class LayerRebuilder {
     public Recipe rebuildFindingRestartPoints(Recipe recipe, FileContentSource files, OutputStream out, long spacing) throws IOException {
         List<GzipMember> proven = new ArrayList<>();
         Map<Integer, ProvingMember> provers = new HashMap<>();
+        ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
+        Optional<ZstdFrame.Compressed> onlyFrame = onlyFrame(recipe);
+        KlauspostFrameProver[] frameProver = new KlauspostFrameProver[1];
         rebuild(recipe, files, out, (member, blob) -> {
             GzipMember withoutPoints = member.withRestartPoints(List.of());
             Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, spacing, blob);
             prover.ifPresent(p -> provers.put(proven.size(), p));
             proven.add(withoutPoints);
             return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
+        }, (index, frame, blob) -> {
+            Optional<KlauspostFrameProver> prover = onlyFrame.isPresent() ? KlauspostFrameProver.of(frame, spacing, blob) : Optional.empty();
+            frameProver[0] = prover.orElse(null);
+            return prover.isPresent() ? prover.get() : onePiece.create(index, frame, blob);
         });
         provers.forEach((index, prover) -> proven.set(index, prover.withCandidates()));
-        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), recipe.frames());
+        List<ZstdFrame> frames = recipe.frames();
+        if (onlyFrame.isPresent()) {
+            List<ZstdRestartPoint> points = frameProver[0] != null && frameProver[0].candidates().size() > 1 ? frameProver[0].candidates() : List.of();
+            frames = List.of(onlyFrame.get().withRestartPoints(points));
+        }
+        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), frames);
     }
 
-    private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {
+    private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders,
+                         ZstdFramer.FrameEncoders frameEncoders) throws IOException {
         for (int i = 0; i < recipe.members().size(); i++) {
             if (recipe.members().get(i).encoder().isNone()) {
                 throw new LayerRebuildException("layer " + recipe.blobSha256() + " cannot be rebuilt: no known encoder reproduces its gzip member " + i);
@@ -191,7 +238,7 @@ public final class LayerRebuilder {
         VerifyingOutput verified = new VerifyingOutput(out);
         OutputStream blob = new BufferedOutputStream(verified, BUFFER);
         GzipFramer gzip = recipe.format() == LayerFormat.GZIP ? new GzipFramer(recipe.members(), memberEncoders, blob) : null;
-        ZstdFramer zstdFrames = recipe.format() == LayerFormat.ZSTD ? new ZstdFramer(recipe.frames(), zstd, blob) : null;
+        ZstdFramer zstdFrames = recipe.format() == LayerFormat.ZSTD ? new ZstdFramer(recipe.frames(), frameEncoders, blob) : null;
         OutputStream tar = gzip != null ? gzip : zstdFrames != null ? zstdFrames : blob;
         try {
             writeTar(recipe, files, tar, 0);

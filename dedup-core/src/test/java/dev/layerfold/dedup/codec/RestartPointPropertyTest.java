@@ -649,7 +649,7 @@ class RestartPointPropertyTest {
     }
 
     /** Random files: some incompressible, some of few distinct bytes, some repeating earlier ones (matches across points). */
-    private static byte[] mixedTar(Random random, int size) {
+    static byte[] mixedTar(Random random, int size) {
         TarBlocks tar = new TarBlocks();
         List<byte[]> bodies = new ArrayList<>();
         int total = 0;

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
 
@@ -28,8 +29,10 @@ import java.util.Optional;
  */
 public final class KlauspostFrameProver implements ZstdEncoder {
 
-    /** How much input before the patch's place its warm-up encodes again. */
+    /** How much input before the patch's place its warm-up encodes again: what a restore from a recorded point does. */
     public static final int WARM_UP = 1 << 20;
+    /** How many blocks before a point its patch is first tried. */
+    public static final int LEAD = 1;
     private static final int CHUNK = 64 * 1024;
 
     private final KlauspostSettings settings;
@@ -87,6 +90,16 @@ public final class KlauspostFrameProver implements ZstdEncoder {
             return Optional.empty();
         }
         return Optional.of(new KlauspostFrameProver(settings, contentSize, spacing, warmUp, lead, sink));
+    }
+
+    /**
+     * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), or empty if
+     * it is not klauspost's or has none.
+     */
+    public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) throws IOException {
+        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
+                ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, LEAD, sink)
+                : Optional.empty();
     }
 
     @Override
