@@ -22,6 +22,8 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.gc.GcIndex;
 import java.io.ByteArrayInputStream;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,6 +45,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 final class DeduplicatedLayers {
 
     private static final String GZIP_LAYER = "application/vnd.oci.image.layer.v1.tar+gzip";
+    private static final String ZSTD_LAYER = "application/vnd.oci.image.layer.v1.tar+zstd";
 
     private DeduplicatedLayers() {
     }
@@ -142,6 +145,17 @@ final class DeduplicatedLayers {
     }
 
     /** Files under /usr/share and /usr/lib in a shuffled order (by {@code random}), about {@code megabytes} MB of tar. */
+    /** System files through klauspost/compress/zstd's Writer (the port) at SpeedDefault: podman's, containerd's, BuildKit's layers. */
+    static byte[] klauspostZstdLayer(Random random, int megabytes) throws IOException {
+        byte[] tar = systemFilesTar(random, megabytes);
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(
+                new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.Release.COMPRESS_1_18_0), blob);
+        encoder.write(tar, 0, tar.length);
+        encoder.finish();
+        return blob.toByteArray();
+    }
+
     private static byte[] systemFilesTar(Random random, int megabytes) throws IOException {
         List<Path> files = new ArrayList<>();
         for (String dir : List.of("/usr/share", "/usr/lib")) {
@@ -227,6 +241,7 @@ final class DeduplicatedLayers {
     }
 
     static LayerTask task(byte[] layer) {
-        return new LayerTask(Digest.sha256(layer), GZIP_LAYER, layer.length);
+        boolean zstd = layer.length >= 4 && (layer[0] & 0xff) == 0x28 && (layer[1] & 0xff) == 0xb5;
+        return new LayerTask(Digest.sha256(layer), zstd ? ZSTD_LAYER : GZIP_LAYER, layer.length);
     }
 }
