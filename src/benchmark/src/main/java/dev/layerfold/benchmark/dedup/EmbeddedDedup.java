@@ -5,6 +5,7 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupOutcome;
 import dev.layerfold.dedup.pipeline.DedupSettings;
@@ -122,14 +123,13 @@ final class EmbeddedDedup implements AutoCloseable {
     }
 
     /**
-     * As {@link #rebuildFromStore}, but the way the pipeline's proof now runs: members with restart
-     * points encoded in pieces from rebuilt states, finding the points; returns how many it found.
+     * As {@link #rebuildFromStore}, but the way the pipeline's proof now runs: members and frames with restart
+     * points encoded in pieces from rebuilt states, finding the points; returns the recipe with the points it found.
      */
-    int proveFromStore(Digest layer) throws IOException {
+    Recipe proveFromStore(Digest layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
         LayerRecord record = storedFiles.record(state.record());
-        return rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream())
-                .members().stream().mapToInt(m -> m.restartPoints().size()).sum();
+        return rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
     }
 
     /** Opens the whole rebuilt layer. */

@@ -32,6 +32,7 @@ final class LayerMaker {
 
     /** Built on first use: fetching Go 1.27 takes a while. */
     private Path layergenGo127;
+    private Path zstdgen;
 
     private LayerMaker(Path work, Path layergen) {
         this.work = work;
@@ -55,6 +56,14 @@ final class LayerMaker {
         return layergenGo127;
     }
 
+    /** src/test/zstdgen built against klauspost/compress 1.18.0: its {@code klauspost LEVEL} mode is the Writer. */
+    private Path zstdgen() throws IOException, InterruptedException {
+        if (zstdgen == null) {
+            zstdgen = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.18.0"), "local", "-modfile=compress-1.18.0.mod");
+        }
+        return zstdgen;
+    }
+
     boolean canMake(Producer producer) {
         return !producer.needsGo() || layergen != null;
     }
@@ -76,6 +85,8 @@ final class LayerMaker {
                         + (producer == Producer.GNU_GZIP_6 ? 6 : 1) + " > layer.tar.gz");
                 case PYTHON_ZLIB_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | python3 -c "
                         + "'import gzip, sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read(), 1, mtime=0))' > layer.tar.gz");
+                case KLAUSPOST_ZSTD_3 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && " + zstdgen()
+                        + " klauspost 2 < layer.tar > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -86,6 +97,9 @@ final class LayerMaker {
                         throw new IOException("tar of " + root + " failed");
                     }
                 }
+            }
+            if (producer == Producer.KLAUSPOST_ZSTD_3) {
+                return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
             }
             byte[] gzip = Files.readAllBytes(blob);
             return new ProducedLayer(name, producer, gzip, gunzip(gzip));

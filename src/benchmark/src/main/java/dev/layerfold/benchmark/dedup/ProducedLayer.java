@@ -8,12 +8,10 @@ import dev.layerfold.storage.dedup.LayerTask;
  *
  * @param name     what the output calls it
  * @param producer who compressed it
- * @param blob     the gzip'd tar, as pushed
+ * @param blob     the compressed tar, as pushed
  * @param tar      the uncompressed tar
  */
 record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Digest digest) {
-
-    static final String MEDIA_TYPE = "application/vnd.oci.image.layer.v1.tar+gzip";
 
     ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar) {
         this(name, producer, blob, tar, Digest.sha256(blob));
@@ -21,7 +19,7 @@ record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Di
 
     /** The dedup task a manifest naming this layer queues. */
     LayerTask task() {
-        return new LayerTask(digest, MEDIA_TYPE, blob.length);
+        return new LayerTask(digest, producer.mediaType(), blob.length);
     }
 
     double tarMegabytes() {
@@ -30,6 +28,6 @@ record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Di
 
     @Override
     public String toString() {
-        return String.format("%s: %.1f MB tar, %.1f MB gzip by %s", name, tar.length / 1e6, blob.length / 1e6, producer.description);
+        return String.format("%s: %.1f MB tar, %.1f MB compressed by %s", name, tar.length / 1e6, blob.length / 1e6, producer.description);
     }
 }
