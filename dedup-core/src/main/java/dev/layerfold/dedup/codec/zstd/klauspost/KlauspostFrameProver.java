@@ -29,8 +29,12 @@ import java.util.Optional;
  */
 public final class KlauspostFrameProver implements ZstdEncoder {
 
-    /** How much input before the patch's place its warm-up encodes again: what a restore from a recorded point does. */
-    public static final int WARM_UP = 1 << 20;
+    /**
+     * How much input before the patch's place its warm-up encodes again: what a restore from a recorded
+     * point does. 256 KiB costs a segment of 4 MiB about a sixteenth more; 1 MiB, which leaves fewer
+     * slots to patch, a quarter (docs/design.md).
+     */
+    public static final int WARM_UP = 256 << 10;
     /** How many blocks before a point its patch is first tried. */
     public static final int LEAD = 1;
     private static final int CHUNK = 64 * 1024;
@@ -56,7 +60,7 @@ public final class KlauspostFrameProver implements ZstdEncoder {
     private int passedOver;
     private int abandoned;
 
-    /** A piece: its encoder and patcher, where it is patched and where its output starts. */
+    /** A piece: its encoder and patcher (none in the first, which is the Writer), where it is patched and where its output starts. */
     private record Piece(KlauspostZstdEncoder encoder, SlotPatcher patcher, long patched, long start, long output) {
     }
 
@@ -70,7 +74,7 @@ public final class KlauspostFrameProver implements ZstdEncoder {
         this.out = new SegmentOutput(sink);
         this.recent = new byte[2 * settings.windowSize() + CHUNK];
         KlauspostZstdEncoder first = KlauspostZstdEncoder.restartSegment(settings, 0, new byte[0], warmUp, recent, 0, 0, out);
-        piece = new Piece(first, new SlotPatcher(first.matcher, SlotPatcher.emptyTables(first.matcher)), 0, 0, 0);
+        piece = new Piece(first, null, 0, 0, 0);
         nextStep = patchPlace(0);
     }
 
@@ -168,12 +172,12 @@ public final class KlauspostFrameProver implements ZstdEncoder {
             int history = (int) Math.min(settings.windowSize(), at);
             KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, recent, (int) (at - recentStart) - history, history,
                     (int) Math.min(warmUp, at), at - history, OutputStream.nullOutputStream());
-            next = new Piece(encoder, new SlotPatcher(encoder.matcher, piece.patcher().writersTables()), at, 0, 0);
+            long[][] writers = piece.patcher() == null ? SlotPatcher.tablesOf(piece.encoder().matcher) : piece.patcher().writersTables();
+            next = new Piece(encoder, new SlotPatcher(encoder.matcher, writers), at, 0, 0);
             nextStep = at + (long) lead * settings.blockSize();
             return;
         }
         if (next.encoder().sameEntropyState(piece.encoder())) {
-            piece.patcher().detach();
             endPiece();
             next.encoder().redirect(out);
             piece = new Piece(next.encoder(), next.patcher(), next.patched(), at, out.count);
@@ -194,8 +198,12 @@ public final class KlauspostFrameProver implements ZstdEncoder {
     }
 
     private void endPiece() {
-        int blocks = (int) ((piece.start() - piece.patched()) / settings.blockSize());
-        candidates.add(new ZstdRestartPoint(piece.start(), piece.output(), piece.patcher().patch(blocks), out.segmentDigest()));
+        byte[] patch = new byte[0];
+        if (piece.patcher() != null) {
+            patch = piece.patcher().patch((int) ((piece.start() - piece.patched()) / settings.blockSize()));
+            piece.patcher().detach();
+        }
+        candidates.add(new ZstdRestartPoint(piece.start(), piece.output(), patch, out.segmentDigest()));
     }
 
     /** Where the patch of a point {@link #spacing} or more past {@code point} is written, {@link #lead} blocks before it; none past the frame's end. */

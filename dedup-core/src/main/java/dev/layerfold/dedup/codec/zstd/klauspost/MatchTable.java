@@ -62,10 +62,9 @@ final class MatchTable {
     }
 
     void put(int hash, int offset, int value) {
-        long entry = entry(offset, value);
-        entries[hash] = entry;
+        entries[hash] = entry(offset, value);
         if (patcher != null) {
-            patcher.written(this, hash, entry);
+            patcher.written(this, hash);
         }
     }
 

@@ -1,13 +1,13 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
 /**
- * The proof's view of one piece's match tables (docs/design.md, "zstd restart points"): a reference
- * copy of the Writer's tables, and each slot's first access. The piece starts from a warm-up's
+ * The proof's view of one piece's match tables (docs/design.md, "zstd restart points"): a copy of
+ * the Writer's tables where the piece's patch is written, and each slot's first access. The piece starts from a warm-up's
  * tables; where a slot is first read, and the warm-up left another entry there than the Writer's
  * that the read would match otherwise, the patcher puts the Writer's there and records it in the
  * piece's patch. Every read then returns the
- * Writer's entry, so the piece follows the Writer's path and makes its writes, which keep the
- * reference the Writer's. A restore writing the patch into the warm-up's tables before the piece
+ * Writer's entry, so the piece follows the Writer's path and makes its writes: its tables then hold
+ * the Writer's entries in every slot it accessed, the copy in the others. A restore writing the patch into the warm-up's tables before the piece
  * gets the same reads: a patched slot's first access is a read. Whether it all held is proven by the
  * layer's digest, not by this reasoning.
  */
@@ -39,21 +39,31 @@ final class SlotPatcher {
         maxMatchOffset = finder.window.maxMatchOffset;
     }
 
-    /** The Writer's tables at a frame's start, empty, as {@code finder}'s level has them. */
-    static long[][] emptyTables(MatchFinder finder) {
-        MatchTable[] shape = finder.tables();
-        long[][] empty = new long[shape.length][];
-        for (MatchTable table : shape) {
-            empty[table.index] = new long[table.slots()];
-        }
-        return empty;
-    }
-
-    /** A copy of the Writer's tables as they are now. */
+    /** A copy of the Writer's tables as they are now: the piece's entries where it accessed a slot, else the copy's. */
     long[][] writersTables() {
         long[][] copy = new long[reference.length][];
-        for (int i = 0; i < reference.length; i++) {
-            copy[i] = reference[i].clone();
+        for (MatchTable table : tables) {
+            long[] writers = reference[table.index].clone();
+            boolean[] seen = accessed[table.index];
+            for (int slot = 0; slot < writers.length; slot++) {
+                if (seen[slot]) {
+                    writers[slot] = table.entry(slot);
+                }
+            }
+            copy[table.index] = writers;
+        }
+        return copy;
+    }
+
+    /** A copy of {@code finder}'s tables: the Writer's, where it is the Writer's own (a frame's first piece, which needs no patcher). */
+    static long[][] tablesOf(MatchFinder finder) {
+        MatchTable[] tables = finder.tables();
+        long[][] copy = new long[tables.length][];
+        for (MatchTable table : tables) {
+            copy[table.index] = new long[table.slots()];
+            for (int slot = 0; slot < table.slots(); slot++) {
+                copy[table.index][slot] = table.entry(slot);
+            }
         }
         return copy;
     }
@@ -97,8 +107,7 @@ final class SlotPatcher {
         return at - MatchTable.offset(entry) < maxMatchOffset && MatchTable.value(entry) == value;
     }
 
-    void written(MatchTable table, int slot, long entry) {
+    void written(MatchTable table, int slot) {
         accessed[table.index][slot] = true;
-        reference[table.index][slot] = entry;
     }
 }
