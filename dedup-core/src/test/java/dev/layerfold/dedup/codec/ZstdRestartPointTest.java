@@ -61,18 +61,14 @@ class ZstdRestartPointTest {
     }
 
     /**
-     * A patch whose slots are gone, or whose lead is past what a proof takes, is caught; one with a slot's position changed may name a position
+     * A patch whose slots are gone, or whose entropy state is not one, is caught; one with a slot's position changed may name a position
      * whose bytes match nothing either (a slot patched only so as not to match), so it is never served
      * otherwise than as the original's bytes.
      */
     @Test
     void aWrongPatchIsCaughtOrHarmless() throws Exception {
-        assertDamageCaught(p -> new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), new byte[] {1, 0, 0}, p.segmentSha256()));
-        assertDamageCaught(p -> {
-            byte[] patch = p.patch();
-            patch[0] = 17;
-            return new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), patch, p.segmentSha256());
-        });
+        assertDamageCaught(p -> new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), new byte[] {0, 0, 0}, p.segmentSha256()));
+        assertDamageCaught(p -> new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), new byte[] {3, 1, 2, 3, 0, 0}, p.segmentSha256()));
         for (int at : new int[] {3, 100, 1000}) {
             assertDamageNeverServed(p -> {
                 byte[] patch = p.patch();

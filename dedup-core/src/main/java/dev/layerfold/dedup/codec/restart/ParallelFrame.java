@@ -74,7 +74,7 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
     }
 
     private static long inputStart(KlauspostSettings settings, ZstdRestartPoint point) {
-        return point.inputOffset() - KlauspostZstdEncoder.restartHistory(settings, point.inputOffset(), point.patch());
+        return point.inputOffset() - KlauspostZstdEncoder.restartHistory(settings, point.inputOffset());
     }
 
     @Override

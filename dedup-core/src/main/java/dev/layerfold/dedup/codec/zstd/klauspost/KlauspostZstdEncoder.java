@@ -112,42 +112,38 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     /**
      * The encoder of the segment from a restart point of a frame without flush points
      * ({@link KlauspostFrameProver}): at the frame's start, the frame's header and blocks; else its
-     * blocks, from a warm-up of up to {@code warmUp} bytes before the place the patch is written (its
-     * lead of blocks before the point), the patch, and the lead's blocks encoded again into nothing.
-     * Never the checksum, which covers all of the content.
+     * blocks, from a warm-up of up to {@code warmUp} bytes before the point and the point's patch
+     * ({@link SlotPatch}). Never the checksum, which covers all of the content.
      *
      * @param history the input before the point, the last {@link #restartHistory} bytes of it
      * @throws IllegalArgumentException if the level has no restart points, or the point, its history or its patch do not fit
      */
     public static KlauspostZstdEncoder restartSegment(KlauspostSettings settings, long point, byte[] patch, int warmUp, byte[] history,
-                                                      int offset, int length, OutputStream sink) throws IOException {
-        long patched = patchedFrom(settings, point, patch);
-        if (point % settings.blockSize() != 0 || length != restartHistory(settings, point, patch) || !settings.hasRestartPoints()
-                || (patched == 0) != (point == 0)) {
-            throw new IllegalArgumentException("no restart point at content offset " + point + ", patched from " + patched + ", with " + length
-                    + " bytes before it at " + settings);
+                                                      int offset, int length, OutputStream sink) {
+        if (point % settings.blockSize() != 0 || length != restartHistory(settings, point) || !settings.hasRestartPoints()
+                || point == 0 && patch.length > 0) {
+            throw new IllegalArgumentException("no restart point at content offset " + point + " with " + length + " bytes before it and a patch of "
+                    + patch.length + " bytes at " + settings);
         }
-        int before = length - (int) (point - patched);
-        KlauspostZstdEncoder encoder = patched == 0 ? new KlauspostZstdEncoder(settings, new long[0], sink, null)
-                : resumedSegment(settings, history, offset, before, (int) Math.min(warmUp, patched), patched - before, OutputStream.nullOutputStream());
-        SlotPatch.apply(patch, encoder.matcher);
-        encoder.write(history, offset + before, (int) (point - patched));
-        encoder.sink = sink;
+        KlauspostZstdEncoder encoder = point == 0 ? new KlauspostZstdEncoder(settings, new long[0], sink, null)
+                : resumedSegment(settings, history, offset, length, (int) Math.min(warmUp, point), point - length, sink);
+        SlotPatch.apply(patch, encoder.matcher, encoder.blocks);
         return encoder;
     }
 
-    /** How much of the input before a restart point its segment's encoder needs: the window's worth before the patch's place, and its lead. */
-    public static int restartHistory(KlauspostSettings settings, long point, byte[] patch) {
-        long patched = patchedFrom(settings, point, patch);
-        return (int) (Math.min(settings.windowSize(), patched) + point - patched);
+    /** How much of the input before a restart point its segment's encoder needs: the window's worth, or all there is. */
+    public static int restartHistory(KlauspostSettings settings, long point) {
+        return (int) Math.min(settings.windowSize(), point);
     }
 
-    private static long patchedFrom(KlauspostSettings settings, long point, byte[] patch) {
-        return Math.max(0, point - (long) SlotPatch.lead(patch) * settings.blockSize());
+    /** The entropy state the next block starts from, as a restart point records it ({@link BlockWriter#state}). */
+    byte[] entropyState() {
+        return blocks.state();
     }
 
-    void redirect(OutputStream sink) {
-        this.sink = sink;
+    /** Starts the next block from {@code state} ({@link #entropyState}). */
+    void setEntropyState(byte[] state) {
+        blocks.setState(state);
     }
 
     /** Whether the next block would be entropy-coded alike by both (the match finder aside). */

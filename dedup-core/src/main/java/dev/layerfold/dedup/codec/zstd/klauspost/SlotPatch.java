@@ -13,16 +13,16 @@ import java.util.Arrays;
  * than in the Writer's tables, after the point's warm-up ({@link SlotPatcher}). Each names the
  * position the Writer's slot held, as its distance back from where the patch is written (0: none in reach, an empty
  * slot); the 4 bytes an entry holds beside its position are those at the position, which the
- * history before the point holds. A patch is written into the tables some blocks before its point
- * (the lead), so that the last blocks of the warm-up follow the Writer's path too and leave its
- * entropy state. Coded as varints: the lead in blocks, then per table the count of slots, then each
- * slot as its distance from the previous one and its distance back, slots ascending; a patch of no
- * slots and no lead as no bytes.
+ * history before the point holds. Where the warm-up leaves another entropy state than the Writer's
+ * (its own matches make other Huffman codes and sequence tables), the patch carries the Writer's
+ * ({@link BlockWriter#state}). Coded as the entropy state's length (a varint, 0: none) and bytes, then
+ * per table the count of slots as a varint, then each slot as its distance from the previous one and
+ * its distance back, varints, slots ascending; a patch of neither as no bytes.
  */
 final class SlotPatch {
 
-    /** The most blocks a proof lets a patch lead its point by. */
-    static final int MAX_LEAD = 16;
+    /** The most bytes an entropy state takes: a Huffman code of 256 symbols and three sequence tables. */
+    private static final int MAX_ENTROPY_STATE = 2 + 1 + 3 * 256 + 3 * (2 + 2 * 256);
 
     private SlotPatch() {
     }
@@ -66,15 +66,17 @@ final class SlotPatch {
             return rebuilt;
         }
 
-        byte[] encode(int lead, int tables) {
-            if (count == 0 && lead == 0) {
+        /** @param entropyState the Writer's entropy state where the warm-up left another, or empty */
+        byte[] encode(byte[] entropyState, int tables) {
+            if (count == 0 && entropyState.length == 0) {
                 return new byte[0];
             }
             long[] sorted = Arrays.copyOf(slots, count);
             Arrays.sort(sorted);
             ByteArrayOutputStream out = new ByteArrayOutputStream(2 * count + tables);
             try {
-                Varints.write(out, lead);
+                Varints.write(out, entropyState.length);
+                out.write(entropyState);
                 int i = 0;
                 for (int table = 0; table < tables; table++) {
                     int start = i;
@@ -98,28 +100,12 @@ final class SlotPatch {
     }
 
     /**
-     * How many blocks before its point {@code patch} is written into the tables.
-     *
-     * @throws IllegalArgumentException if it does not start with a lead (a damaged recipe)
-     */
-    static int lead(byte[] patch) {
-        if (patch.length == 0) {
-            return 0;
-        }
-        try {
-            return Varints.readInt(new ByteArrayInputStream(patch), MAX_LEAD, "patch lead");
-        } catch (IOException e) {
-            throw new IllegalArgumentException("a patch's lead: " + e.getMessage(), e);
-        }
-    }
-
-    /**
      * Writes {@code patch} into the tables of {@code finder}, whose window holds the history before the
-     * patch's place ({@link #lead} blocks before the point) and whose tables its warm-up left.
+     * point and whose tables its warm-up left, and its entropy state, if any, into {@code blocks}.
      *
-     * @throws IllegalArgumentException if the patch names a slot or position the finder has not (a damaged recipe)
+     * @throws IllegalArgumentException if the patch names a slot or position the finder has not, or no entropy state (a damaged recipe)
      */
-    static void apply(byte[] patch, MatchFinder finder) {
+    static void apply(byte[] patch, MatchFinder finder, BlockWriter blocks) {
         if (patch.length == 0) {
             return;
         }
@@ -127,7 +113,10 @@ final class SlotPatch {
         int point = window.cur + window.length;
         ByteArrayInputStream in = new ByteArrayInputStream(patch);
         try {
-            Varints.read(in);
+            byte[] entropyState = in.readNBytes(Varints.readInt(in, MAX_ENTROPY_STATE, "entropy state length"));
+            if (entropyState.length > 0) {
+                blocks.setState(entropyState);
+            }
             for (MatchTable table : finder.tables()) {
                 int count = Varints.readInt(in, table.slots(), "patched slots");
                 int slot = -1;

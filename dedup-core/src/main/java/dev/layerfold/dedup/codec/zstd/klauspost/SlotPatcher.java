@@ -68,9 +68,9 @@ final class SlotPatcher {
         return copy;
     }
 
-    /** The slots patched so far, {@code lead} blocks before the point. */
-    byte[] patch(int lead) {
-        return patch.encode(lead, reference.length);
+    /** The slots patched so far, and {@code entropyState} (empty: none). */
+    byte[] patch(byte[] entropyState) {
+        return patch.encode(entropyState, reference.length);
     }
 
     /** Stops watching the tables (the piece ended). */
