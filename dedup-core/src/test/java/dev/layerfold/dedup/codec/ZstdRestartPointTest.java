@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Layers written by the Go Writer of klauspost/compress/zstd at its default level (podman's,
- * containerd's, BuildKit's) get verified restart points in the dedup split's proof; a parallel
+ * containerd's, BuildKit's) and at SpeedFastest get verified restart points in the dedup split's proof; a parallel
  * restore, and a restore from each point, give the original's bytes; damaged points are caught,
  * never served.
  */
@@ -53,6 +53,12 @@ class ZstdRestartPointTest {
     @Test
     void binariesLayersRestoreInParallelAndFromEveryPoint() throws Exception {
         assertRestartsExact(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 1, TestInputs.tarOf(Path.of("/usr/lib"), 9 << 20)));
+    }
+
+    /** containers/image at zstd levels 1-2: SpeedFastest, one table, 64 KiB blocks and a 4 MiB window. */
+    @Test
+    void speedFastestLayersRestoreInParallelAndFromEveryPoint() throws Exception {
+        assertRestartsExact(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_FASTEST, 1, TestInputs.tarOf(Path.of("/usr/share"), 9 << 20)));
     }
 
     @Test

@@ -3,6 +3,8 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,24 +21,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A frame written in pieces from restart points ({@link KlauspostFrameProver}) is the Go Writer's
  * frame ({@link KlauspostZstdOracle}), and each point's segment, encoded alone from the input before
  * it and its patch ({@link KlauspostZstdEncoder#restartSegment}), is that frame's bytes with the
- * digest the point records, on text with matches megabytes back and on a tar of system files, where
- * a 1 MiB warm-up alone leaves the Writer's tables in no segment (docs/design.md).
+ * digest the point records, at SpeedFastest and SpeedDefault, on text with matches megabytes back and
+ * on a tar of system files, where a warm-up alone leaves the Writer's tables in no segment (docs/design.md).
  */
 class KlauspostFrameProverTest {
 
     private static final KlauspostSettings DEFAULT = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.Release.COMPRESS_1_20_3);
     private static final long SPACING = 2 << 20;
 
-    @Test
-    void mixedInputPointsReproduceTheWritersFrame() throws Exception {
+    @ParameterizedTest(name = "level {0}")
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    void mixedInputPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = KlauspostZstdEncoderTest.mixed(new Random(14), 13 << 20);
-        assertEveryPointReproducesItsSegment(input, KlauspostZstdOracle.compress("1.20.3", KlauspostSettings.SPEED_DEFAULT, 1, input));
+        assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
     }
 
-    @Test
-    void systemFilesPointsReproduceTheWritersFrame() throws Exception {
+    @ParameterizedTest(name = "level {0}")
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    void systemFilesPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = TestInputs.tarOf(Path.of("/usr/share"), 12 << 20);
-        assertEveryPointReproducesItsSegment(input, KlauspostZstdOracle.compress("1.20.3", KlauspostSettings.SPEED_DEFAULT, 1, input));
+        assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
+    }
+
+    private static KlauspostSettings settings(int level) {
+        return new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_20_3);
     }
 
     /** The patch is what makes the segment the Writer's: without its slots the warm-up (and entropy state) alone write other bytes. */
@@ -63,8 +71,8 @@ class KlauspostFrameProverTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
-    private static void assertEveryPointReproducesItsSegment(byte[] input, byte[] writers) throws IOException {
-        Proof proof = prove(input);
+    private static void assertEveryPointReproducesItsSegment(KlauspostSettings settings, byte[] input, byte[] writers) throws IOException {
+        Proof proof = prove(settings, input);
         KlauspostFrameProver prover = proof.prover();
         assertThat(proof.written()).as("the proof's frame").isEqualTo(writers);
         List<ZstdRestartPoint> points = prover.candidates();
@@ -72,7 +80,7 @@ class KlauspostFrameProverTest {
         for (int i = 0; i < points.size(); i++) {
             ZstdRestartPoint point = points.get(i);
             long end = i + 1 < points.size() ? points.get(i + 1).inputOffset() : input.length;
-            byte[] segment = segment(input, point, point.patch(), (int) (end - point.inputOffset()));
+            byte[] segment = segment(settings, input, point, point.patch(), (int) (end - point.inputOffset()));
             long outputEnd = i + 1 < points.size() ? points.get(i + 1).outputOffset() : writers.length - 4;
             assertThat(segment).as("segment %d", i).isEqualTo(Arrays.copyOfRange(writers, (int) point.outputOffset(), (int) outputEnd));
             assertThat(sha256(segment)).isEqualTo(point.segmentSha256());
@@ -97,8 +105,12 @@ class KlauspostFrameProverTest {
     }
 
     private static Proof prove(byte[] input) throws IOException {
+        return prove(DEFAULT, input);
+    }
+
+    private static Proof prove(KlauspostSettings settings, byte[] input) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        KlauspostFrameProver prover = KlauspostFrameProver.of(DEFAULT, input.length, new long[0], SPACING, KlauspostFrameProver.WARM_UP, out)
+        KlauspostFrameProver prover = KlauspostFrameProver.of(settings, input.length, new long[0], SPACING, KlauspostFrameProver.WARM_UP, out)
                 .orElseThrow();
         for (int at = 0; at < input.length; at += 100_000) {
             prover.write(input, at, Math.min(100_000, input.length - at));
@@ -109,9 +121,13 @@ class KlauspostFrameProverTest {
 
     /** The segment from {@code point}, {@code length} bytes of input long (to the frame's end if that is shorter). */
     private static byte[] segment(byte[] input, ZstdRestartPoint point, byte[] patch, int length) throws IOException {
+        return segment(DEFAULT, input, point, patch, length);
+    }
+
+    private static byte[] segment(KlauspostSettings settings, byte[] input, ZstdRestartPoint point, byte[] patch, int length) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int history = KlauspostZstdEncoder.restartHistory(DEFAULT, point.inputOffset());
-        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.restartSegment(DEFAULT, point.inputOffset(), patch, KlauspostFrameProver.WARM_UP,
+        int history = KlauspostZstdEncoder.restartHistory(settings, point.inputOffset());
+        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.restartSegment(settings, point.inputOffset(), patch, KlauspostFrameProver.WARM_UP,
                 input, (int) point.inputOffset() - history, history, out);
         int from = (int) point.inputOffset();
         int n = (int) Math.min(length, input.length - from);
