@@ -85,8 +85,8 @@ final class LayerMaker {
                         + (producer == Producer.GNU_GZIP_6 ? 6 : 1) + " > layer.tar.gz");
                 case PYTHON_ZLIB_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | python3 -c "
                         + "'import gzip, sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read(), 1, mtime=0))' > layer.tar.gz");
-                case KLAUSPOST_ZSTD_3 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && " + zstdgen()
-                        + " klauspost 2 < layer.tar > layer.tar.gz");
+                case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
+                        + zstdgen() + " klauspost " + (producer == Producer.KLAUSPOST_ZSTD_3 ? 2 : 1) + " < layer.tar > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -98,7 +98,7 @@ final class LayerMaker {
                     }
                 }
             }
-            if (producer == Producer.KLAUSPOST_ZSTD_3) {
+            if (producer.zstd()) {
                 return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
             }
             byte[] gzip = Files.readAllBytes(blob);

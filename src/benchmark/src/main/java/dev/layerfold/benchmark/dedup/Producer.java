@@ -31,7 +31,9 @@ enum Producer {
      * podman, buildah, containerd, BuildKit writing zstd layers: GNU tar through klauspost/compress 1.18.0's zstd Writer at
      * its default level (zstd level 3, SpeedDefault). Only the restart suite measures it.
      */
-    KLAUSPOST_ZSTD_3("zstd-3", "podman (klauspost zstd -3)");
+    KLAUSPOST_ZSTD_3("zstd-3", "podman (klauspost zstd -3)"),
+    /** The same at containers/image's zstd levels 1-2 (SpeedFastest). Only the restart suite measures it. */
+    KLAUSPOST_ZSTD_1("zstd-1", "podman (klauspost zstd -1)");
 
     final String label;
     final String description;
@@ -43,15 +45,20 @@ enum Producer {
 
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
-        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2 || this == KLAUSPOST_ZSTD_3;
+        return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2 || zstd();
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO127_6 || this == GO127_9 || this == KLAUSPOST_ZSTD_3;
+        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO127_6 || this == GO127_9 || zstd();
+    }
+
+    /** Whether its layers are zstd (klauspost's Writer), not gzip. */
+    boolean zstd() {
+        return this == KLAUSPOST_ZSTD_3 || this == KLAUSPOST_ZSTD_1;
     }
 
     /** The OCI media type of its layers. */
     String mediaType() {
-        return this == KLAUSPOST_ZSTD_3 ? "application/vnd.oci.image.layer.v1.tar+zstd" : "application/vnd.oci.image.layer.v1.tar+gzip";
+        return zstd() ? "application/vnd.oci.image.layer.v1.tar+zstd" : "application/vnd.oci.image.layer.v1.tar+gzip";
     }
 }

@@ -82,9 +82,9 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
      * without the frame's checksum (which covers all of the content), its state rebuilt by a warm-up:
      * the input before the last {@code warmUp} bytes of {@code history} only joins the window, those
      * are encoded as the frame's blocks were, into nothing. Where the warm-up covers all of the input
-     * before the point the state is the Writer's own; a shorter one leaves the entropy state the
-     * Writer's mostly, the match finder's tables rarely (they keep positions from the whole window):
-     * a restart point carries the slots that differ ({@link #restartSegment}).
+     * before the point the state is the Writer's own; a shorter one leaves neither the match finder's
+     * tables (they keep positions from the whole window) nor mostly the entropy state as the Writer's:
+     * a restart point carries the slots and the state that differ ({@link #restartSegment}).
      *
      * @param history  the input before the point, a block boundary; its last {@code warmUp} bytes, a
      *                 multiple of the block size, are encoded again (the earlier ones only join the window)
