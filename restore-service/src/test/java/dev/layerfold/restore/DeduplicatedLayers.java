@@ -145,12 +145,14 @@ final class DeduplicatedLayers {
     }
 
     /** Files under /usr/share and /usr/lib in a shuffled order (by {@code random}), about {@code megabytes} MB of tar. */
-    /** System files through klauspost/compress/zstd's Writer (the port) at SpeedDefault: podman's, containerd's, BuildKit's layers. */
-    static byte[] klauspostZstdLayer(Random random, int megabytes) throws IOException {
+    /**
+     * System files through klauspost/compress/zstd's Writer (the port) at {@code level}: SpeedDefault for podman's, containerd's,
+     * BuildKit's layers.
+     */
+    static byte[] klauspostZstdLayer(Random random, int megabytes, int level) throws IOException {
         byte[] tar = systemFilesTar(random, megabytes);
         ByteArrayOutputStream blob = new ByteArrayOutputStream();
-        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(
-                new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.Release.COMPRESS_1_18_0), blob);
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0), blob);
         encoder.write(tar, 0, tar.length);
         encoder.finish();
         return blob.toByteArray();

@@ -1,6 +1,7 @@
 package dev.layerfold.restore;
 
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import java.io.IOException;
 import java.util.Random;
 
@@ -13,7 +14,7 @@ class KlauspostZstdParallelRestoreTest extends ParallelRestoreTest {
 
     @Override
     byte[] layerOf(Random random, int megabytes) throws IOException {
-        return DeduplicatedLayers.klauspostZstdLayer(random, megabytes);
+        return DeduplicatedLayers.klauspostZstdLayer(random, megabytes, KlauspostSettings.SPEED_DEFAULT);
     }
 
     @Override

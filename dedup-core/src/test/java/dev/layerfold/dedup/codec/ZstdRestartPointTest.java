@@ -98,7 +98,21 @@ class ZstdRestartPointTest {
         });
     }
 
-    private static byte[] damageLayer;
+    /** The layer the damage tests damage, split and proven once: its bytes, store and recipe with points. */
+    private record Proven(byte[] blob, MemoryFileStore store, Recipe recipe) {
+    }
+
+    private static Proven damageLayer;
+
+    private static Proven damageLayer() throws Exception {
+        if (damageLayer == null) {
+            byte[] blob = KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 1, TestInputs.tarOf(Path.of("/usr/share"), 7 << 20));
+            MemoryFileStore store = new MemoryFileStore();
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), store).recipe();
+            damageLayer = new Proven(blob, store, withPoints(split, store, blob));
+        }
+        return damageLayer;
+    }
 
     /** Damages the second point: a full parallel restore fails, and every restore from a point fails or gives the original's bytes. */
     private static void assertDamageCaught(UnaryOperator<ZstdRestartPoint> damage) throws Exception {
@@ -111,12 +125,10 @@ class ZstdRestartPointTest {
 
     /** Damages the second point: every restore, whole or from a point, fails or gives the original's bytes, never others. */
     private static Damaged assertDamageNeverServed(UnaryOperator<ZstdRestartPoint> damage) throws Exception {
-        if (damageLayer == null) {
-            damageLayer = KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 1, TestInputs.tarOf(Path.of("/usr/share"), 7 << 20));
-        }
-        byte[] blob = damageLayer;
-        MemoryFileStore store = new MemoryFileStore();
-        Recipe recipe = withPoints(new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
+        Proven proven = damageLayer();
+        byte[] blob = proven.blob();
+        MemoryFileStore store = proven.store();
+        Recipe recipe = proven.recipe();
         ZstdFrame.Compressed frame = (ZstdFrame.Compressed) recipe.frames().getFirst();
         List<ZstdRestartPoint> points = new ArrayList<>(frame.restartPoints());
         assertThat(points).hasSizeGreaterThan(2);
