@@ -11,7 +11,7 @@ import java.util.Arrays;
 /**
  * A restart point's patch: the match-table slots its segment first reads and would match otherwise
  * than in the Writer's tables, after the point's warm-up ({@link SlotPatcher}). Each names the
- * position the Writer's slot held, as its distance back from where the patch is written (0: none in reach, an empty
+ * position the Writer's slot held, as its distance back from the point (0: none in reach, an empty
  * slot); the 4 bytes an entry holds beside its position are those at the position, which the
  * history before the point holds. Where the warm-up leaves another entropy state than the Writer's
  * (its own matches make other Huffman codes and sequence tables), the patch carries the Writer's
@@ -30,9 +30,9 @@ final class SlotPatch {
     /** The patch of a piece under way, its slots in the order they were patched. */
     static final class Builder {
         private final MatchWindow window;
-        /** The position where the patch is written plus {@code cur}: its coordinate. */
+        /** The point's position plus {@code cur}: its coordinate. */
         private final int point;
-        /** Entries at or below this are out of reach of every position from there on. */
+        /** Entries at or below this are out of reach of every position from the point on. */
         private final int reach;
         private long[] slots = new long[1024];
         private int count;

@@ -1,15 +1,15 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
 /**
- * The proof's view of one piece's match tables (docs/design.md, "zstd restart points"): a copy of
- * the Writer's tables where the piece's patch is written, and each slot's first access. The piece starts from a warm-up's
- * tables; where a slot is first read, and the warm-up left another entry there than the Writer's
- * that the read would match otherwise, the patcher puts the Writer's there and records it in the
- * piece's patch. Every read then returns the
- * Writer's entry, so the piece follows the Writer's path and makes its writes: its tables then hold
- * the Writer's entries in every slot it accessed, the copy in the others. A restore writing the patch into the warm-up's tables before the piece
- * gets the same reads: a patched slot's first access is a read. Whether it all held is proven by the
- * layer's digest, not by this reasoning.
+ * The proof's view of one piece's match tables (docs/design.md, "zstd frames: restart points"): a
+ * copy of the Writer's tables at the piece's point, and each slot's first access. The piece starts
+ * from a warm-up's tables; where a slot is first read, and the warm-up left another entry there than
+ * the Writer's that the read would match otherwise, the patcher puts the Writer's there and records
+ * it in the piece's patch. Every read then returns the Writer's entry, so the piece follows the
+ * Writer's path and makes its writes: its tables then hold the Writer's entries in every slot it
+ * accessed, the copy in the others. A restore writing the patch into the warm-up's tables before the
+ * piece gets the same reads: a patched slot's first access is a read. Whether it all held is proven
+ * by the layer's digest, not by this reasoning.
  */
 final class SlotPatcher {
 

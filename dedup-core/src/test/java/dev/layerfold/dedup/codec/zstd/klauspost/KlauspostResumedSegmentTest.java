@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A frame's segment resumed at a block boundary ({@link KlauspostZstdEncoder#resumedSegment}) is the
  * Writer's own ({@link KlauspostZstdOracle}) where the warm-up covers all of the input before it,
  * and not where it covers less than the history the match finder's tables reach into (unless there
- * is nothing to match): why no restart point of a klauspost/compress/zstd frame could rest on a short
- * warm-up unverified.
+ * is nothing to match): why a klauspost/compress/zstd restart point carries the match-table slots
+ * that differ ({@link KlauspostFrameProver}).
  */
 class KlauspostResumedSegmentTest {
 
