@@ -101,6 +101,15 @@ public final class LayerRebuilder {
         return Optional.empty();
     }
 
+    /**
+     * Whether {@link #rebuildFindingRestartPoints} encodes some part of the layer in pieces: a gzip member
+     * whose family has restart points, or the frame of a one-frame zstd layer whose encoder has.
+     */
+    public static boolean findsRestartPoints(Recipe recipe) {
+        return recipe.members().stream().anyMatch(m -> RestartableEncoders.restartable(m.encoder()))
+                || onlyFrame(recipe).filter(frame -> KlauspostFrameProver.proves(frame, RestartableEncoders.SPACING)).isPresent();
+    }
+
     /** The compressed frame of a zstd layer of one frame (no skippable ones either): the layers that get restart points. */
     private static Optional<ZstdFrame.Compressed> onlyFrame(Recipe recipe) {
         return recipe.format() == LayerFormat.ZSTD && recipe.frames().size() == 1 && recipe.frames().getFirst() instanceof ZstdFrame.Compressed frame

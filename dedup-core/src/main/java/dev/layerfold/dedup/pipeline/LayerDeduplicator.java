@@ -8,7 +8,6 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.recipe.Recipe;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.PackSpool;
@@ -196,7 +195,7 @@ public final class LayerDeduplicator {
         try {
             return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
         } catch (LayerRebuildException e) {
-            if (recipe.members().stream().noneMatch(m -> RestartableEncoders.restartable(m.encoder()))) {
+            if (!LayerRebuilder.findsRestartPoints(recipe)) {
                 throw e;
             }
             LOG.warn("layer {} did not rebuild in pieces from restart points ({}); proving it in one piece", layer, e.getMessage());

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
+import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
@@ -89,9 +90,15 @@ public final class KlauspostFrameProver implements ZstdEncoder {
      * it is not klauspost's or has none.
      */
     public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
-        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
-                ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, sink)
+        return proves(frame, spacing) ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, sink)
                 : Optional.empty();
+    }
+
+    /** Whether {@link #of(ZstdFrame.Compressed, long, OutputStream)} gives a prover for {@code frame}. */
+    public static boolean proves(ZstdFrame.Compressed frame, long spacing) {
+        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
+                && KlauspostSettings.of(frame.encoder()).hasRestartPoints() && frame.flushPoints().length == 0 && frame.contentSize() > spacing
+                && frame.contentSize() <= Integer.MAX_VALUE - 5L * KlauspostSettings.of(frame.encoder()).windowSize();
     }
 
     @Override
@@ -105,7 +112,11 @@ public final class KlauspostFrameProver implements ZstdEncoder {
             offset += n;
             length -= n;
             if (received == nextPoint) {
-                startPiece();
+                try {
+                    startPiece();
+                } catch (IllegalStateException e) {
+                    throw new LayerRebuildException("the proof of zstd restart points at content offset " + received + " failed: " + e.getMessage(), e);
+                }
             }
         }
     }
