@@ -24,6 +24,8 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.gc.GcIndex;
 import java.io.ByteArrayInputStream;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -188,6 +190,19 @@ final class DeduplicatedLayers {
     }
 
     /** Files under /usr/share and /usr/lib in a shuffled order (by {@code random}), about {@code megabytes} MB of tar. */
+    /**
+     * System files through klauspost/compress/zstd's Writer (the port) at {@code level}: SpeedDefault for podman's, containerd's,
+     * BuildKit's layers.
+     */
+    static byte[] klauspostZstdLayer(Random random, int megabytes, int level) throws IOException {
+        byte[] tar = systemFilesTar(random, megabytes);
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(new KlauspostSettings(level, KlauspostSettings.Release.COMPRESS_1_18_0), blob);
+        encoder.write(tar, 0, tar.length);
+        encoder.finish();
+        return blob.toByteArray();
+    }
+
     private static byte[] systemFilesTar(Random random, int megabytes) throws IOException {
         List<Path> files = new ArrayList<>();
         for (String dir : List.of("/usr/share", "/usr/lib")) {

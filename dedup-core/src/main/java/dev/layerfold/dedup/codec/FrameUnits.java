@@ -92,6 +92,6 @@ final class FrameUnits {
     ContainerFramer framer(int from, int to, OutputStream out) {
         return recipe.format() == LayerFormat.GZIP
                 ? new GzipFramer(recipe.members().subList(from, to), (member, blob) -> encoders.create(member.encoder(), blob), out)
-                : new ZstdFramer(recipe.frames().subList(from, to), zstd, out);
+                : new ZstdFramer(recipe.frames().subList(from, to), ZstdFramer.inOnePiece(zstd), out);
     }
 }

@@ -6,11 +6,16 @@ import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
+import dev.layerfold.dedup.codec.restart.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
+import dev.layerfold.dedup.codec.restart.ParallelSegments;
 import dev.layerfold.dedup.codec.restart.ProvingMember;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostFrameProver;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -30,9 +35,9 @@ import java.util.function.Function;
  * bodies fetched in recipe order, through the recorded encoders and gzip or zstd framing. The sha256 and
  * size of the written bytes are checked against the recipe at the end; until
  * {@link #rebuild} returns normally, the output must not be trusted. With a {@link SegmentPool},
- * gzip members with restart points, and layers with unit points ({@link UnitPoint}), are encoded in
- * segments or units on several threads, and a rebuild can start at a restart or unit point instead
- * of byte 0 ({@link #resumePoint}). Thread-safe.
+ * gzip members and zstd frames with restart points, and layers with unit points ({@link UnitPoint}),
+ * are encoded in segments or units on several threads, and a rebuild can start at a restart or unit
+ * point instead of byte 0 ({@link #resumePoint}). Thread-safe.
  */
 public final class LayerRebuilder {
 
@@ -56,11 +61,12 @@ public final class LayerRebuilder {
 
     /**
      * Where a rebuild can start so as to serve the blob from {@code blobOffset}: the last restart
-     * point at or before it, in a one-member gzip layer whose every segment from there to the end
-     * carries a digest (a restart point's does), or the last unit point at or before it, in a layer
-     * with unit points. Empty if there is none (or no segment pool): the rebuild starts at byte 0.
+     * point at or before it, in a one-member gzip layer or a one-frame zstd layer, whose every segment
+     * from there to the end carries a digest (a restart point's does), or the last unit point at or
+     * before it, in a layer with unit points. Empty if there is none (or no segment pool): the rebuild
+     * starts at byte 0.
      *
-     * @param point      the restart point's index in the member, or the unit's in a layer with unit points
+     * @param point      the restart point's index in the member or frame, or the unit's in a layer with unit points
      * @param blobOffset where in the blob the rebuilt bytes start
      * @param tarOffset  where in the tar stream the input starts (the point, less the history its state reads)
      */
@@ -70,6 +76,21 @@ public final class LayerRebuilder {
     public Optional<Resume> resumePoint(Recipe recipe, long blobOffset) {
         if (segments != null && !recipe.units().isEmpty()) {
             return unitAtOrBefore(recipe, blobOffset);
+        }
+        Optional<ZstdFrame.Compressed> frame = onlyFrame(recipe);
+        if (segments != null && frame.isPresent()) {
+            List<ZstdRestartPoint> points = frame.get().restartPoints();
+            for (int i = points.size() - 1; i > 0; i--) {
+                if (points.get(i).outputOffset() <= blobOffset) {
+                    try {
+                        return Optional.of(new Resume(i, points.get(i).outputOffset(), ParallelFrame.inputStart(frame.get(), points.get(i))));
+                    } catch (IllegalArgumentException damaged) {
+                        // A point whose patch does not say where its history starts: the whole restore checks every segment.
+                        return Optional.empty();
+                    }
+                }
+            }
+            return Optional.empty();
         }
         if (segments == null || recipe.format() != LayerFormat.GZIP || recipe.members().size() != 1) {
             return Optional.empty();
@@ -95,6 +116,23 @@ public final class LayerRebuilder {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether {@link #rebuildFindingRestartPoints} encodes some part of the layer in pieces: a gzip member
+     * whose family has restart points, the frame of a one-frame zstd layer whose encoder has, or
+     * units of whole members or frames.
+     */
+    public static boolean findsRestartPoints(Recipe recipe) {
+        return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty()
+                || recipe.members().stream().anyMatch(m -> RestartableEncoders.restartable(m.encoder()))
+                || onlyFrame(recipe).filter(frame -> KlauspostFrameProver.proves(frame, RestartableEncoders.SPACING)).isPresent();
+    }
+
+    /** The compressed frame of a zstd layer of one frame (no skippable ones either): the layers that get restart points. */
+    private static Optional<ZstdFrame.Compressed> onlyFrame(Recipe recipe) {
+        return recipe.format() == LayerFormat.ZSTD && recipe.frames().size() == 1 && recipe.frames().getFirst() instanceof ZstdFrame.Compressed frame
+                ? Optional.of(frame) : Optional.empty();
     }
 
     /** The file bodies a rebuild from {@code resume} reads, in the order it reads them. */
@@ -123,7 +161,7 @@ public final class LayerRebuilder {
         CountingOutput counted = new CountingOutput(out);
         OutputStream blob = new BufferedOutputStream(counted, BUFFER);
         if (recipe.units().isEmpty()) {
-            resumeMember(recipe, files, resume, blob);
+            resumeSegments(recipe, files, resume, blob);
         } else {
             resumeUnits(recipe, files, resume, blob);
         }
@@ -146,9 +184,12 @@ public final class LayerRebuilder {
         }
     }
 
-    private void resumeMember(Recipe recipe, FileContentSource files, Resume resume, OutputStream blob) throws IOException {
-        GzipMember member = recipe.members().getFirst();
-        ParallelMember encoder = new ParallelMember(member, resume.point(), segments, blob);
+    /** Resumes the one member or frame at one of its restart points. */
+    private void resumeSegments(Recipe recipe, FileContentSource files, Resume resume, OutputStream blob) throws IOException {
+        Optional<ZstdFrame.Compressed> frame = onlyFrame(recipe);
+        // A frame's encoder writes its checksum; a member's trailer follows it.
+        ParallelSegments<?> encoder = frame.isPresent() ? ParallelFrame.open(frame.get(), resume.point(), segments, blob)
+                : new ParallelMember(recipe.members().getFirst(), resume.point(), segments, blob);
         try {
             writeTar(recipe, files, new OutputStream() {
                 @Override
@@ -166,7 +207,9 @@ public final class LayerRebuilder {
             encoder.abort();
             throw e;
         }
-        blob.write(member.trailer());
+        if (frame.isEmpty()) {
+            blob.write(recipe.members().getFirst().trailer());
+        }
     }
 
     private static long length(SkeletonOp op) {
@@ -188,13 +231,17 @@ public final class LayerRebuilder {
             rebuildFramed(recipe, files, out, blob -> new ParallelUnits(new FrameUnits(recipe, encoders, zstd), recipe.units(), 0, segments, blob));
             return;
         }
+        ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
         rebuild(recipe, files, out, (member, blob) -> segments != null && !member.restartPoints().isEmpty()
-                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob));
+                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob),
+                (index, frame, blob) -> segments != null && !frame.restartPoints().isEmpty()
+                        ? ParallelFrame.open(frame, 0, segments, blob) : onePiece.create(index, frame, blob));
     }
 
     /**
      * Rebuilds the blob as {@link #rebuild} does, but encodes every member whose family has restart
-     * points ({@link RestartableEncoders}) in pieces about 4 MiB of input apart, each from a state
+     * points ({@link RestartableEncoders}), and the frame of a one-frame zstd layer whose encoder has
+     * ({@link KlauspostFrameProver}), in pieces about 4 MiB of input apart, each from a state
      * rebuilt from the input before it alone, and returns the recipe with those restart points. They
      * are verified when this returns: the blob's sha256 matched, so every piece gave the original's
      * bytes. A mismatch may come from a piece or from the files; {@link #rebuild} without pieces tells.
@@ -213,20 +260,27 @@ public final class LayerRebuilder {
         }
         List<GzipMember> proven = new ArrayList<>();
         Map<Integer, ProvingMember> provers = new HashMap<>();
+        ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
+        Optional<ZstdFrame.Compressed> onlyFrame = onlyFrame(recipe);
+        KlauspostFrameProver[] frameProver = new KlauspostFrameProver[1];
         rebuild(recipe, files, out, (member, blob) -> {
             GzipMember withoutPoints = member.withRestartPoints(List.of());
             Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, spacing, blob);
             prover.ifPresent(p -> provers.put(proven.size(), p));
             proven.add(withoutPoints);
             return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
+        }, (index, frame, blob) -> {
+            Optional<KlauspostFrameProver> prover = onlyFrame.isPresent() ? KlauspostFrameProver.of(frame, spacing, blob) : Optional.empty();
+            frameProver[0] = prover.orElse(null);
+            return prover.isPresent() ? prover.get() : onePiece.create(index, frame, blob);
         });
         provers.forEach((index, prover) -> proven.set(index, prover.withCandidates()));
-        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), recipe.frames());
-    }
-
-    /** Whether {@link #rebuildFindingRestartPoints} encodes this layer in units of whole members or frames, each alone. */
-    public static boolean cutsIntoUnits(Recipe recipe) {
-        return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty();
+        List<ZstdFrame> frames = recipe.frames();
+        if (onlyFrame.isPresent()) {
+            List<ZstdRestartPoint> points = frameProver[0] != null && frameProver[0].candidates().size() > 1 ? frameProver[0].candidates() : List.of();
+            frames = List.of(onlyFrame.get().withRestartPoints(points));
+        }
+        return new Recipe(recipe.blobSha256(), recipe.blobSize(), recipe.format(), proven, recipe.trailingBytes(), recipe.skeleton(), frames);
     }
 
     private Recipe rebuildFindingUnits(Recipe recipe, FileContentSource files, OutputStream out, List<Integer> unitFirsts) throws IOException {
@@ -238,10 +292,11 @@ public final class LayerRebuilder {
         return withoutPoints.withUnits(units);
     }
 
-    private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders) throws IOException {
+    private void rebuild(Recipe recipe, FileContentSource files, OutputStream out, GzipFramer.MemberEncoders memberEncoders,
+                         ZstdFramer.FrameEncoders frameEncoders) throws IOException {
         rebuildFramed(recipe, files, out, blob -> switch (recipe.format()) {
             case GZIP -> new GzipFramer(recipe.members(), memberEncoders, blob);
-            case ZSTD -> new ZstdFramer(recipe.frames(), zstd, blob);
+            case ZSTD -> new ZstdFramer(recipe.frames(), frameEncoders, blob);
             case TAR -> null;
         });
     }

@@ -14,16 +14,27 @@ import java.util.List;
  */
 final class ZstdFramer extends ContainerFramer {
 
+    /** Makes the encoder of a frame that writes to {@code out}: what encodes it, and how (in segments, proving points). */
+    interface FrameEncoders {
+        ZstdEncoder create(int index, ZstdFrame.Compressed frame, OutputStream out) throws IOException;
+    }
+
     private final List<ZstdFrame> frames;
-    private final ZstdEncoders.Reusing encoders;
+    private final FrameEncoders encoders;
     private final OutputStream out;
     private ZstdEncoder encoder;
 
-    ZstdFramer(List<ZstdFrame> frames, ZstdEncoders encoders, OutputStream out) {
+    ZstdFramer(List<ZstdFrame> frames, FrameEncoders encoders, OutputStream out) {
         super("zstd frames");
         this.frames = frames;
-        this.encoders = encoders.reusing();
+        this.encoders = encoders;
         this.out = out;
+    }
+
+    /** The frames' own encoders, the last klauspost one kept for the next frame ({@link ZstdEncoders.Reusing}). */
+    static FrameEncoders inOnePiece(ZstdEncoders encoders) {
+        ZstdEncoders.Reusing reusing = encoders.reusing();
+        return (index, frame, out) -> reusing.create(frame.encoder(), frame.contentSize(), frame.flushPoints(), out);
     }
 
     /** Frees the frame encoder under way, after a failure. */
@@ -45,7 +56,7 @@ final class ZstdFramer extends ContainerFramer {
             }
             case ZstdFrame.Compressed compressed -> {
                 try {
-                    encoder = encoders.create(compressed.encoder(), compressed.contentSize(), compressed.flushPoints(), out);
+                    encoder = encoders.create(index, compressed, out);
                 } catch (IllegalArgumentException e) {
                     throw new LayerRebuildException("zstd frame " + index + " cannot be rebuilt here: " + e.getMessage());
                 }

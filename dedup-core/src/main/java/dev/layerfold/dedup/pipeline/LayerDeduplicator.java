@@ -8,7 +8,6 @@ import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.recipe.Recipe;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.store.ContentAddressedWriter;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.PackSpool;
@@ -187,8 +186,9 @@ public final class LayerDeduplicator {
 
     /**
      * The proof: rebuilds the layer from what was stored and checks its digest, encoding the members
-     * whose encoder has restart points in pieces from rebuilt states, so that the same pass verifies
-     * their points (the recipe returned has them), or layers of many members or frames in units. If that fails, a piece or a file may be at fault:
+     * and the frames whose encoder has restart points in pieces from rebuilt states, so that the same
+     * pass verifies their points (the recipe returned has them), or layers of many members or frames
+     * in units. If that fails, a piece or a file may be at fault:
      * the layer is rebuilt once more in one piece, and if that matches it is kept without points.
      */
     private Recipe prove(Digest layer, LayerRecord record) throws IOException {
@@ -196,7 +196,7 @@ public final class LayerDeduplicator {
         try {
             return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
         } catch (LayerRebuildException e) {
-            if (recipe.members().stream().noneMatch(m -> RestartableEncoders.restartable(m.encoder())) && !LayerRebuilder.cutsIntoUnits(recipe)) {
+            if (!LayerRebuilder.findsRestartPoints(recipe)) {
                 throw e;
             }
             LOG.warn("layer {} did not rebuild in pieces from restart points ({}); proving it in one piece", layer, e.getMessage());

@@ -39,13 +39,16 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
      * still read every gzip and tar recipe while both run. Version 4 added flush points to zstd
      * frames, and only zstd layers with one (zstd:chunked's) are written as version 4, for the same
      * reason; version 3 recipes read as frames without any. Version 5 added unit points, and only
-     * recipes with some are written as version 5; older ones read as layers without any.
+     * recipes with some are written as version 5; older ones read as layers without any. Version 6
+     * added restart points to klauspost zstd frames, and only zstd layers with one are written as
+     * version 6; earlier ones read as frames without any.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     private static final int ZSTD_VERSION = 3;
     private static final int GZIP_VERSION = 2;
     private static final int FLUSH_POINTS_VERSION = 4;
     private static final int UNITS_VERSION = 5;
+    private static final int ZSTD_RESTART_POINTS_VERSION = 6;
     private static final int FIRST_VERSION = 1;
     private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
@@ -168,6 +171,9 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
 
     /** The oldest version that holds this recipe: what processes of earlier releases can still read. */
     private int writtenVersion() {
+        if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty())) {
+            return ZSTD_RESTART_POINTS_VERSION;
+        }
         if (!units.isEmpty()) {
             return UNITS_VERSION;
         }
@@ -261,6 +267,9 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
                     if (version >= FLUSH_POINTS_VERSION) {
                         writeFlushPoints(out, c.flushPoints());
                     }
+                    if (version >= ZSTD_RESTART_POINTS_VERSION) {
+                        writeZstdRestartPoints(out, c.restartPoints());
+                    }
                 }
                 case ZstdFrame.Skippable s -> {
                     out.write(SKIPPABLE_FRAME);
@@ -278,12 +287,42 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
             frames.add(switch (kind) {
                 case COMPRESSED_FRAME -> new ZstdFrame.Compressed(readBytes(in, MAX_HEADER, "zstd frame header length"), readEncoder(in),
                         Varints.read(in), readBytes(in, MAX_BLOCK_HEADERS, "zstd block headers length"), readBytes(in, 4, "zstd checksum length"),
-                        version >= FLUSH_POINTS_VERSION ? readFlushPoints(in) : new long[0]);
+                        version >= FLUSH_POINTS_VERSION ? readFlushPoints(in) : new long[0],
+                        version >= ZSTD_RESTART_POINTS_VERSION ? readZstdRestartPoints(in) : List.of());
                 case SKIPPABLE_FRAME -> new ZstdFrame.Skippable(readBytes(in, MAX_SKIPPABLE_FRAME, "skippable frame length"));
                 default -> throw new IOException("recipe names an unknown zstd frame kind " + kind);
             });
         }
         return frames;
+    }
+
+    /** Offsets as deltas from the previous point; each patch as its length and bytes. */
+    private static void writeZstdRestartPoints(OutputStream out, List<ZstdRestartPoint> points) throws IOException {
+        Varints.write(out, points.size());
+        ZstdRestartPoint previous = null;
+        for (ZstdRestartPoint point : points) {
+            Varints.write(out, point.inputOffset() - (previous == null ? 0 : previous.inputOffset()));
+            Varints.write(out, point.outputOffset() - (previous == null ? 0 : previous.outputOffset()));
+            writeBytes(out, point.patch());
+            out.write(point.segmentSha256());
+            previous = point;
+        }
+    }
+
+    private static List<ZstdRestartPoint> readZstdRestartPoints(DataInputStream in) throws IOException {
+        int count = Varints.readInt(in, MAX_RESTART_POINTS, "zstd restart point count");
+        List<ZstdRestartPoint> points = new ArrayList<>();
+        long input = 0;
+        long output = 0;
+        for (int i = 0; i < count; i++) {
+            input = Math.addExact(input, Varints.read(in));
+            output = Math.addExact(output, Varints.read(in));
+            byte[] patch = readBytes(in, ZstdRestartPoint.MAX_PATCH, "zstd restart point patch length");
+            byte[] sha = new byte[32];
+            in.readFully(sha);
+            points.add(new ZstdRestartPoint(input, output, patch, sha));
+        }
+        return points;
     }
 
     /** As deltas from the previous point (the first from the frame's start): one flush, as zstd:chunked's last frame has, takes a few bytes. */

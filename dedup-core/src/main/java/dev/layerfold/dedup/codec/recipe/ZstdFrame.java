@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.recipe;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One frame of a zstd layer as found, in blob order: a compressed frame with the encoder that
@@ -21,11 +22,29 @@ public sealed interface ZstdFrame {
      * @param checksum     the 4-byte content checksum, or none if the header says there is none
      * @param flushPoints  content offsets, ascending, where the producer flushed and so ended a block
      *                     short of its encoder's block size (klauspost's Flush or ReadFrom); mostly none
+     * @param restartPoints verified restart points, the frame's start first, or none (the frame restores in one piece)
      */
-    record Compressed(byte[] header, EncoderSpec encoder, long contentSize, byte[] blockHeaders, byte[] checksum, long[] flushPoints)
-            implements ZstdFrame {
+    record Compressed(byte[] header, EncoderSpec encoder, long contentSize, byte[] blockHeaders, byte[] checksum, long[] flushPoints,
+                      List<ZstdRestartPoint> restartPoints) implements ZstdFrame {
+
+        /** A frame without restart points. */
+        public Compressed(byte[] header, EncoderSpec encoder, long contentSize, byte[] blockHeaders, byte[] checksum, long[] flushPoints) {
+            this(header, encoder, contentSize, blockHeaders, checksum, flushPoints, List.of());
+        }
 
         public Compressed {
+            for (int i = 0; i < restartPoints.size(); i++) {
+                long at = restartPoints.get(i).inputOffset();
+                if (i == 0 ? at != 0 : at <= restartPoints.get(i - 1).inputOffset() || at >= contentSize
+                        || restartPoints.get(i).outputOffset() <= restartPoints.get(i - 1).outputOffset()) {
+                    throw new IllegalArgumentException("restart point " + i + " at content offset " + at
+                            + " is not the frame's start or after the previous point and within the frame");
+                }
+            }
+            if (!restartPoints.isEmpty() && (flushPoints.length > 0 || checksum.length != 4)) {
+                throw new IllegalArgumentException("a frame with flush points or without a checksum has no restart points");
+            }
+            restartPoints = List.copyOf(restartPoints);
             if (header.length < 6 || contentSize < 0 || blockHeaders.length == 0 || blockHeaders.length % 3 != 0
                     || (checksum.length != 0 && checksum.length != 4)) {
                 throw new IllegalArgumentException("not a zstd frame's layout: header " + header.length + " bytes, block headers "
@@ -63,10 +82,16 @@ public sealed interface ZstdFrame {
             return flushPoints.clone();
         }
 
+        /** The same frame with {@code points} as its restart points. */
+        public Compressed withRestartPoints(List<ZstdRestartPoint> points) {
+            return new Compressed(header, encoder, contentSize, blockHeaders, checksum, flushPoints, points);
+        }
+
         @Override
         public boolean equals(Object other) {
             return other instanceof Compressed c && Arrays.equals(header, c.header) && encoder.equals(c.encoder) && contentSize == c.contentSize
-                    && Arrays.equals(blockHeaders, c.blockHeaders) && Arrays.equals(checksum, c.checksum) && Arrays.equals(flushPoints, c.flushPoints);
+                    && Arrays.equals(blockHeaders, c.blockHeaders) && Arrays.equals(checksum, c.checksum) && Arrays.equals(flushPoints, c.flushPoints)
+                    && restartPoints.equals(c.restartPoints);
         }
 
         @Override

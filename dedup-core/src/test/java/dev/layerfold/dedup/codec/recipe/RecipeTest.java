@@ -158,6 +158,39 @@ class RecipeTest {
     }
 
     @Example
+    void zstdRestartPointsSurviveWriteAndReadInAVersion6Recipe() throws IOException {
+        Recipe recipe = zstdRecipeWithRestartPoints(List.of(point(0, 0), point(1 << 20, 300_000), point(2 << 20, 600_000)));
+
+        byte[] bytes = recipe.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 6);
+        Recipe read = Recipe.read(new ByteArrayInputStream(bytes));
+        assertThat(read).isEqualTo(recipe);
+        assertThat(((ZstdFrame.Compressed) read.frames().getFirst()).restartPoints().get(1).patch()).containsExactly(1, 2, 3);
+    }
+
+    @Example
+    void zstdRestartPointsOutOfOrderOrPastTheFrameAreRefusedAsDamage() {
+        assertThatThrownBy(() -> zstdRecipeWithRestartPoints(List.of(point(0, 0), point(2 << 20, 600_000), point(1 << 20, 300_000))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("restart point");
+        assertThatThrownBy(() -> zstdRecipeWithRestartPoints(List.of(point(0, 0), point(3 << 20, 600_000))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("restart point");
+        assertThatThrownBy(() -> zstdRecipeWithRestartPoints(List.of(point(1 << 20, 300_000))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("restart point");
+    }
+
+    private static ZstdRestartPoint point(long input, long output) {
+        return new ZstdRestartPoint(input, output, input == 0 ? new byte[0] : new byte[] {1, 2, 3}, new byte[32]);
+    }
+
+    private static Recipe zstdRecipeWithRestartPoints(List<ZstdRestartPoint> points) {
+        Recipe plain = zstdRecipe(new long[0]);
+        ZstdFrame.Compressed frame = ((ZstdFrame.Compressed) plain.frames().getFirst()).withRestartPoints(points);
+        return new Recipe(plain.blobSha256(), plain.blobSize(), plain.format(), List.of(), new byte[0], plain.skeleton(),
+                List.of(frame, plain.frames().get(1)));
+    }
+
+    @Example
     void flushPointsOutOfOrderOrPastTheFrameAreRefusedAsDamage() {
         assertThatThrownBy(() -> zstdRecipe(new long[] {1000, 1000})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flush point");
         assertThatThrownBy(() -> zstdRecipe(new long[] {(3 << 20) + 1})).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flush point");

@@ -61,7 +61,7 @@ public final class ZstdWarmUpBenchmark implements Benchmark {
                     ByteArrayOutputStream segment = new ByteArrayOutputStream(SEGMENT);
                     int history = warmUp + settings.blockSize();
                     long start = THREADS.getCurrentThreadCpuTime();
-                    KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, input, point - history, history, warmUp, segment);
+                    KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, input, point - history, history, warmUp, point - history, segment);
                     long warmed = THREADS.getCurrentThreadCpuTime();
                     encoder.write(input, point, SEGMENT);
                     long encoded = THREADS.getCurrentThreadCpuTime();

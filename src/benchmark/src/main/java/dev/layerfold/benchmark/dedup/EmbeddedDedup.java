@@ -123,15 +123,14 @@ final class EmbeddedDedup implements AutoCloseable {
     }
 
     /**
-     * As {@link #rebuildFromStore}, but the way the pipeline's proof now runs: members with restart
+     * As {@link #rebuildFromStore}, but the way the pipeline's proof now runs: members and frames with restart
      * points encoded in pieces from rebuilt states, layers of many members or frames in units, finding
-     * the points; returns how many it found (restart and unit points).
+     * the points; returns the recipe with the points it found.
      */
-    int proveFromStore(Digest layer) throws IOException {
+    Recipe proveFromStore(Digest layer) throws IOException {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
         LayerRecord record = storedFiles.record(state.record());
-        Recipe proven = rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
-        return proven.units().size() + proven.members().stream().mapToInt(m -> m.restartPoints().size()).sum();
+        return rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
     }
 
     /** Opens the whole rebuilt layer. */

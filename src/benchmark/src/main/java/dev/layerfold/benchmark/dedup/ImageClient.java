@@ -44,7 +44,7 @@ final class ImageClient implements AutoCloseable {
         StringBuilder descriptors = new StringBuilder();
         for (ProducedLayer layer : layers) {
             blobs.pushMonolithic(repository, layer.digest().toString(), layer.blob().length, new ByteArrayInputStream(layer.blob()));
-            descriptors.append(descriptors.isEmpty() ? "" : ",").append(descriptor(ProducedLayer.MEDIA_TYPE, layer.digest(), layer.blob().length));
+            descriptors.append(descriptors.isEmpty() ? "" : ",").append(descriptor(layer.producer().mediaType(), layer.digest(), layer.blob().length));
         }
         String manifest = "{\"schemaVersion\":2,\"mediaType\":\"application/vnd.oci.image.manifest.v1+json\",\"config\":"
                 + descriptor("application/vnd.oci.image.config.v1+json", configDigest, config.length) + ",\"layers\":[" + descriptors + "]}";

@@ -35,6 +35,7 @@ final class LayerMaker {
     /** Built on first use, as the tests' oracles: stargz-snapshotter's estargz package, containers/storage's zstd:chunked compressor. */
     private Path estargzgen;
     private Path chunkedgen;
+    private Path zstdgen;
 
     private LayerMaker(Path work, Path layergen) {
         this.work = work;
@@ -72,6 +73,14 @@ final class LayerMaker {
         return chunkedgen;
     }
 
+    /** src/test/zstdgen built against klauspost/compress 1.18.0: its {@code klauspost LEVEL} mode is the Writer. */
+    private Path zstdgen() throws IOException, InterruptedException {
+        if (zstdgen == null) {
+            zstdgen = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.18.0"), "local", "-modfile=compress-1.18.0.mod");
+        }
+        return zstdgen;
+    }
+
     boolean canMake(Producer producer) {
         return !producer.needsGo() || layergen != null;
     }
@@ -100,6 +109,8 @@ final class LayerMaker {
                     // zstd:chunked's frames hold the tar as it was given.
                     return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
                 }
+                case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
+                        + zstdgen() + " klauspost " + (producer == Producer.KLAUSPOST_ZSTD_3 ? 2 : 1) + " < layer.tar > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -110,6 +121,9 @@ final class LayerMaker {
                         throw new IOException("tar of " + root + " failed");
                     }
                 }
+            }
+            if (producer.zstd()) {
+                return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
             }
             byte[] gzip = Files.readAllBytes(blob);
             return new ProducedLayer(name, producer, gzip, gunzip(gzip));

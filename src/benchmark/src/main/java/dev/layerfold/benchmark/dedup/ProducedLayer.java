@@ -8,13 +8,10 @@ import dev.layerfold.storage.dedup.LayerTask;
  *
  * @param name     what the output calls it
  * @param producer who compressed it
- * @param blob     the gzip'd (or, zstd:chunked's, zstd'd) tar, as pushed
+ * @param blob     the compressed tar, as pushed
  * @param tar      the uncompressed tar
  */
 record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Digest digest) {
-
-    static final String MEDIA_TYPE = "application/vnd.oci.image.layer.v1.tar+gzip";
-    private static final String ZSTD_MEDIA_TYPE = "application/vnd.oci.image.layer.v1.tar+zstd";
 
     ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar) {
         this(name, producer, blob, tar, Digest.sha256(blob));
@@ -22,7 +19,7 @@ record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Di
 
     /** The dedup task a manifest naming this layer queues. */
     LayerTask task() {
-        return new LayerTask(digest, producer == Producer.ZSTD_CHUNKED ? ZSTD_MEDIA_TYPE : MEDIA_TYPE, blob.length);
+        return new LayerTask(digest, producer.mediaType(), blob.length);
     }
 
     double tarMegabytes() {

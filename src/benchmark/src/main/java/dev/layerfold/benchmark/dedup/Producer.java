@@ -34,7 +34,14 @@ enum Producer {
     /** stargz-snapshotter's eStargz (Go gzip -9, its default): a gzip member per file or 4 MiB chunk, then the TOC's and the footer's. Only the restart suite measures it. */
     ESTARGZ("estargz-9", "eStargz (Go gzip -9, a member per file)"),
     /** podman's and buildah's zstd:chunked (containers/storage's compressor, zstd level 3): a zstd frame per file. Only the restart suite measures it. */
-    ZSTD_CHUNKED("zstd-chunked", "podman zstd:chunked (klauspost zstd, a frame per file)");
+    ZSTD_CHUNKED("zstd-chunked", "podman zstd:chunked (klauspost zstd, a frame per file)"),
+    /**
+     * podman, buildah, containerd, BuildKit writing zstd layers: GNU tar through klauspost/compress 1.18.0's zstd Writer at
+     * its default level (zstd level 3, SpeedDefault). Only the restart suite measures it.
+     */
+    KLAUSPOST_ZSTD_3("zstd-3", "podman (klauspost zstd -3)"),
+    /** The same at containers/image's zstd levels 1-2 (SpeedFastest). Only the restart suite measures it. */
+    KLAUSPOST_ZSTD_1("zstd-1", "podman (klauspost zstd -1)");
 
     final String label;
     final String description;
@@ -47,11 +54,21 @@ enum Producer {
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
         return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2
-                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == ESTARGZ || this == ZSTD_CHUNKED;
+                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == ESTARGZ || zstd();
     }
 
     boolean needsGo() {
         return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_6 || this == GO127_9
-                || this == ESTARGZ || this == ZSTD_CHUNKED;
+                || this == ESTARGZ || zstd();
+    }
+
+    /** Whether its layers are zstd (klauspost's Writer, or zstd:chunked's compressor over it), not gzip. */
+    boolean zstd() {
+        return this == KLAUSPOST_ZSTD_3 || this == KLAUSPOST_ZSTD_1 || this == ZSTD_CHUNKED;
+    }
+
+    /** The OCI media type of its layers. */
+    String mediaType() {
+        return zstd() ? "application/vnd.oci.image.layer.v1.tar+zstd" : "application/vnd.oci.image.layer.v1.tar+gzip";
     }
 }

@@ -4,9 +4,13 @@ import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
+import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 
@@ -15,8 +19,9 @@ import java.util.Map;
  * against serving it intact, a {@code Range} request for its last MB against a whole restore, and what
  * finding and verifying the points (the proof encoding in pieces) adds to the dedup worker's CPU. Layers of this machine's system
  * files through the real {@code pigz -6}, Go's {@code compress/gzip} -6 (docker's; built with Go 1.26 and with 1.27) and Go 1.27's -9 (eStargz's), zlib -6 (the
- * JDK's, as Jib writes it) and GNU {@code gzip -6}, and layers of many independent gzip members or zstd frames, restored in units of
- * whole ones: eStargz (Go -9, a member per file) and podman's zstd:chunked (a klauspost frame per file), wall time in
+ * JDK's, as Jib writes it) and GNU {@code gzip -6} (and on request klauspost zstd's default level, podman's), and layers of many
+ * independent gzip members or zstd frames, restored in units of whole ones: eStargz (Go -9, a member per file) and podman's
+ * zstd:chunked (a klauspost frame per file), wall time in
  * process as in {@link RestoreTime}, warm. Sizes scale with {@code layerfold.benchmark.restart.scale};
  * {@code layerfold.benchmark.restart.producers} picks the producers (labels, e.g. {@code go-6}, {@code zlib-6}, {@code gzip-6}).
  */
@@ -38,8 +43,9 @@ public final class RestartBenchmark implements Benchmark {
      * pigz -6 at two sizes; Go -6 (docker, buildkit), zlib -6 and GNU gzip -6, whose points lie inside bytes and carry state values,
      * Go 1.27's -6, whose states are rebuilt by a warm-up, and its -9, whose resumes encode the blocks since the open table was
      * headed again, beside pigz's of the same size; GNU gzip -1, zlib -1 (Python's) and Go -2, whose chains are rebuilt by a warm-up
-     * and whose points the proof checks, and Go's levels 0 and -2 (stored, HuffmanOnly: a point at every block boundary, nothing
-     * to rebuild), only when asked for by {@code producers}; eStargz and zstd:chunked, restored in units.
+     * and whose points the proof checks, Go's levels 0 and -2 (stored, HuffmanOnly: a point at every block boundary, nothing
+     * to rebuild), and klauspost zstd's default level (podman's), whose points carry match-table patches, at two sizes, and its
+     * SpeedFastest, only when asked for by {@code producers}; eStargz and zstd:chunked, restored in units.
      */
     private static final List<Layer> LAYERS = List.of(new Layer("pigz-6", Producer.PIGZ_6, 32L << 20), new Layer("go-6", Producer.GO_6, 32L << 20),
             new Layer("go127-6", Producer.GO127_6, 32L << 20), new Layer("go127-9", Producer.GO127_9, 32L << 20),
@@ -48,7 +54,9 @@ public final class RestartBenchmark implements Benchmark {
             new Layer("gzip-1", Producer.GNU_GZIP_1, 32L << 20), new Layer("zlib-1", Producer.PYTHON_ZLIB_1, 32L << 20),
             new Layer("go-2", Producer.GO_2, 32L << 20), new Layer("go-0", Producer.GO_0, 32L << 20),
             new Layer("go--2", Producer.GO_HUFFMAN_ONLY, 32L << 20),
-            new Layer("estargz-9", Producer.ESTARGZ, 32L << 20), new Layer("zstd-chunked", Producer.ZSTD_CHUNKED, 32L << 20));
+            new Layer("estargz-9", Producer.ESTARGZ, 32L << 20), new Layer("zstd-chunked", Producer.ZSTD_CHUNKED, 32L << 20),
+            new Layer("zstd-3", Producer.KLAUSPOST_ZSTD_3, 32L << 20), new Layer("zstd-3", Producer.KLAUSPOST_ZSTD_3, 100L << 20),
+            new Layer("zstd-1", Producer.KLAUSPOST_ZSTD_1, 32L << 20));
 
     @Override
     public String name() {
@@ -97,13 +105,13 @@ public final class RestartBenchmark implements Benchmark {
                 dedupCpu[round] = (CpuClock.nanos() - cpu) / 1e6;
                 // What the proof's pieces cost: the proof as it runs now, less the same proof in one piece.
                 cpu = CpuClock.nanos();
-                int points = one.proveFromStore(layer.digest());
+                Recipe proven = one.proveFromStore(layer.digest());
                 long pieces = CpuClock.nanos() - cpu;
                 cpu = CpuClock.nanos();
                 one.rebuildFromStore(layer.digest());
                 withoutPoints[round] = dedupCpu[round] - (pieces - (CpuClock.nanos() - cpu)) / 1e6;
                 if (round == 0) {
-                    System.out.printf("%-10s %s: %d restart points, or units%n", SUITE, name, points);
+                    printPoints(name, proven);
                 }
                 two.push(layer);
                 two.deduplicate(layer);
@@ -130,6 +138,22 @@ public final class RestartBenchmark implements Benchmark {
         report.value(SUITE, name + " restore (2 threads), times intact's", "x", timesIntact);
         report.compare(SUITE, name + " Range last MB vs whole restore", "ms", lastMb, twoThreads, "whole restore (2 threads)", false);
         report.compare(SUITE, name + " dedup CPU, with points vs without", "cpu-ms", dedupCpu, withoutPoints, "without points", false);
+    }
+
+    /** How many points (restart or unit points) the proof found; for a zstd frame, what its points' patches take against its segments. */
+    private static void printPoints(String name, Recipe proven) {
+        int points = proven.units().size() + proven.members().stream().mapToInt(m -> m.restartPoints().size()).sum();
+        for (ZstdFrame frame : proven.frames()) {
+            if (frame instanceof ZstdFrame.Compressed compressed && !compressed.restartPoints().isEmpty()) {
+                List<ZstdRestartPoint> framePoints = compressed.restartPoints();
+                points += framePoints.size();
+                IntSummaryStatistics patches = framePoints.stream().skip(1).mapToInt(p -> p.patch().length).summaryStatistics();
+                long segmentInput = (compressed.contentSize() - framePoints.get(1).inputOffset()) / (framePoints.size() - 1);
+                System.out.printf("%-10s %s: zstd patches %d-%d bytes (mean %.0f) per point, segments of %.1f MB of tar on average (%.2f%%)%n", SUITE,
+                        name, patches.getMin(), patches.getMax(), patches.getAverage(), segmentInput / 1e6, 100 * patches.getAverage() / segmentInput);
+            }
+        }
+        System.out.printf("%-10s %s: %d restart points, or units%n", SUITE, name, points);
     }
 
     private static long scaled(long bytes) {

@@ -38,9 +38,9 @@ final class BlockWriter {
     BlockWriter(KlauspostSettings.Release release, boolean literalBlockEntropy) {
         this.literalBlockEntropy = literalBlockEntropy;
         this.writesRleBlocks = release.writesRleBlocks();
-        literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS, release.pricesTableDescriptions());
-        offsets = new SequenceCoders(SequenceCodes.OFFSETS, release.pricesTableDescriptions());
-        matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions());
+        literalLengths = new SequenceCoders(SequenceCodes.LITERAL_LENGTHS, release.pricesTableDescriptions(), SequenceCodes.LITERAL_LENGTH_BITS);
+        offsets = new SequenceCoders(SequenceCodes.OFFSETS, release.pricesTableDescriptions(), null);
+        matchLengths = new SequenceCoders(SequenceCodes.MATCH_LENGTHS, release.pricesTableDescriptions(), SequenceCodes.MATCH_LENGTH_BITS);
     }
 
     /** A new frame: none of the previous frame's tables carry over, as in a new writer. */
@@ -49,6 +49,49 @@ final class BlockWriter {
         literalLengths.reset();
         offsets.reset();
         matchLengths.reset();
+    }
+
+    /**
+     * Whether the next block would be written alike by both: the same Huffman code to reuse (or
+     * none) and the same previous sequence tables. What else a writer keeps is rebuilt per block.
+     */
+    boolean sameState(BlockWriter other) {
+        return huffman.sameState(other.huffman) && literalLengths.sameState(other.literalLengths) && offsets.sameState(other.offsets)
+                && matchLengths.sameState(other.matchLengths);
+    }
+
+    /** The state {@link #sameState} compares, as bytes: what a restart point records where a warm-up leaves another. */
+    byte[] state() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(1024);
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            huffman.writeState(out);
+            literalLengths.writeState(out);
+            offsets.writeState(out);
+            matchLengths.writeState(out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Takes the state {@link #state} gave.
+     *
+     * @throws IllegalArgumentException if the bytes are not such a state (a damaged recipe)
+     */
+    void setState(byte[] state) {
+        java.io.ByteArrayInputStream bytes = new java.io.ByteArrayInputStream(state);
+        try (java.io.DataInputStream in = new java.io.DataInputStream(bytes)) {
+            huffman.readState(in);
+            literalLengths.readState(in);
+            offsets.readState(in);
+            matchLengths.readState(in);
+            if (bytes.available() > 0) {
+                throw new java.io.IOException(bytes.available() + " bytes past its end");
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new IllegalArgumentException("not an entropy state: " + e.getMessage(), e);
+        }
     }
 
     /** Appends the block (header included) for {@code content[offset, offset+block.size)} to {@code out}. */

@@ -22,8 +22,8 @@ final class DoubleFastMatcher extends MatchFinder {
     private static final int MIN_NON_LITERAL_BLOCK = 16;
     private static final int SEARCH_STRENGTH = 8;
 
-    private final MatchTable longTable = new MatchTable(LONG_BITS);
-    private final MatchTable shortTable = new MatchTable(SHORT_BITS);
+    private final MatchTable longTable = new MatchTable(LONG_BITS, 0);
+    private final MatchTable shortTable = new MatchTable(SHORT_BITS, 1);
 
     DoubleFastMatcher(int windowSize) {
         super(windowSize);
@@ -44,6 +44,11 @@ final class DoubleFastMatcher extends MatchFinder {
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length, false);
+    }
+
+    @Override
+    MatchTable[] tables() {
+        return new MatchTable[] {longTable, shortTable};
     }
 
     @Override
@@ -85,8 +90,8 @@ final class DoubleFastMatcher extends MatchFinder {
             while (true) {
                 int nextHashL = hashLong(cv);
                 int nextHashS = hashShort(cv);
-                long candidateL = longTable.get(nextHashL);
-                long candidateS = shortTable.get(nextHashS);
+                long candidateL = longTable.get(nextHashL, (int) cv, s + cur);
+                long candidateS = shortTable.get(nextHashS, (int) cv, s + cur);
                 int candidateLOffset = MatchTable.offset(candidateL);
                 int candidateSOffset = MatchTable.offset(candidateS);
                 int repIndex = s - offset1 + 1;
@@ -123,7 +128,7 @@ final class DoubleFastMatcher extends MatchFinder {
                 if (coffsetS < maxMatchOffset && (int) cv == MatchTable.value(candidateS)) {
                     long cvNext = Bytes.load64(src, s + 1);
                     nextHashL = hashLong(cvNext);
-                    candidateL = longTable.get(nextHashL);
+                    candidateL = longTable.get(nextHashL, (int) cvNext, s + 1 + cur);
                     candidateLOffset = MatchTable.offset(candidateL);
                     coffsetL = s - (candidateLOffset - cur) + 1;
                     longTable.put(nextHashL, s + 1 + cur, (int) cvNext);

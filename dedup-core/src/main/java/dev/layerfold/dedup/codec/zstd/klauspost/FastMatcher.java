@@ -18,8 +18,7 @@ final class FastMatcher extends MatchFinder {
     private static final int STEP = 2;
     private static final int SEARCH_STRENGTH = 6;
 
-    private final int[] tableOffset = new int[1 << TABLE_BITS];
-    private final int[] tableValue = new int[1 << TABLE_BITS];
+    private final MatchTable table = new MatchTable(TABLE_BITS, 0);
 
     FastMatcher(int windowSize) {
         super(windowSize);
@@ -32,7 +31,7 @@ final class FastMatcher extends MatchFinder {
     @Override
     void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
-            window.rebase(tableOffset);
+            window.rebase(table);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length, false);
@@ -40,7 +39,12 @@ final class FastMatcher extends MatchFinder {
 
     @Override
     void reset(long frameLength) {
-        window.reset(frameLength, tableOffset, tableValue);
+        window.reset(frameLength, table);
+    }
+
+    @Override
+    MatchTable[] tables() {
+        return new MatchTable[] {table};
     }
 
     @Override
@@ -73,15 +77,15 @@ final class FastMatcher extends MatchFinder {
             while (true) {
                 int nextHash = hash(cv);
                 int nextHash2 = hash(cv >>> 8);
-                int candidateOffset = tableOffset[nextHash];
-                int candidateValue = tableValue[nextHash];
-                int candidate2Offset = tableOffset[nextHash2];
-                int candidate2Value = tableValue[nextHash2];
+                long candidate = table.get(nextHash, (int) cv, s + cur);
+                long candidate2 = table.get(nextHash2, (int) (cv >>> 8), s + 1 + cur);
+                int candidateOffset = MatchTable.offset(candidate);
+                int candidateValue = MatchTable.value(candidate);
+                int candidate2Offset = MatchTable.offset(candidate2);
+                int candidate2Value = MatchTable.value(candidate2);
                 int repIndex = s - offset1 + 2;
-                tableOffset[nextHash] = s + cur;
-                tableValue[nextHash] = (int) cv;
-                tableOffset[nextHash2] = s + cur + 1;
-                tableValue[nextHash2] = (int) (cv >>> 8);
+                table.put(nextHash, s + cur, (int) cv);
+                table.put(nextHash2, s + cur + 1, (int) (cv >>> 8));
 
                 if (canRepeat && repIndex >= 0 && Bytes.load32(src, repIndex) == (int) (cv >>> 16)) {
                     int length = 4 + MatchWindow.matchLength(src, s + 6, repIndex + 4, end);
@@ -143,9 +147,7 @@ final class FastMatcher extends MatchFinder {
             int o2 = s - offset2;
             if ((noHistory ? block.sequences > 2 : canRepeat) && Bytes.load32(src, o2) == (int) cv) {
                 int length = 4 + MatchWindow.matchLength(src, s + 4, o2 + 4, end);
-                int hash = hash(cv);
-                tableOffset[hash] = s + cur;
-                tableValue[hash] = (int) cv;
+                table.put(hash(cv), s + cur, (int) cv);
                 block.add(0, length - 3, 1);
                 s += length;
                 nextEmit = s;

@@ -18,6 +18,12 @@ final class HuffmanCode {
     int length;
     int tableLog;
 
+    /** Whether both code the same symbols alike. */
+    boolean sameCode(HuffmanCode other) {
+        return length == other.length && tableLog == other.tableLog && java.util.Arrays.equals(nBits, 0, length, other.nBits, 0, length)
+                && java.util.Arrays.equals(code, 0, length, other.code, 0, length);
+    }
+
     /**
      * Builds the code for {@code count[0..symbolLen)}, lengths at most {@code maxTableLog}.
      * @param nodes scratch space of 513 entries (count, parent, symbol, length), kept between builds as the Go encoder keeps it

@@ -73,6 +73,50 @@ final class HuffmanLiterals {
         return Outcome.COMPRESSED;
     }
 
+    /**
+     * Whether the next block's literals would be coded alike by both: the same code to reuse, or
+     * none. (The scratch nodes a build starts from are never read before written: the proof checks it.)
+     */
+    boolean sameState(HuffmanLiterals other) {
+        boolean reusable = reuseAllowed && previous.length > 0;
+        boolean otherReusable = other.reuseAllowed && other.previous.length > 0;
+        return reusable == otherReusable
+                && (!reusable || previous.sameCode(other.previous));
+    }
+
+    /** Writes the state {@link #sameState} compares: whether there is a code to reuse, and the code. */
+    void writeState(java.io.DataOutputStream out) throws java.io.IOException {
+        boolean reusable = reuseAllowed && previous.length > 0;
+        out.writeShort(reusable ? previous.length : 0);
+        if (reusable) {
+            out.writeByte(previous.tableLog);
+            for (int i = 0; i < previous.length; i++) {
+                out.writeByte(previous.nBits[i]);
+                out.writeShort(previous.code[i]);
+            }
+        }
+    }
+
+    /** Takes the state {@link #writeState} wrote. */
+    void readState(java.io.DataInputStream in) throws java.io.IOException {
+        int length = in.readUnsignedShort();
+        if (length > 256) {
+            throw new java.io.IOException("a Huffman code of " + length + " symbols");
+        }
+        reuseAllowed = length > 0;
+        previous.length = length;
+        if (length == 0) {
+            return;
+        }
+        previous.tableLog = in.readUnsignedByte();
+        java.util.Arrays.fill(previous.nBits, 0);
+        java.util.Arrays.fill(previous.code, 0);
+        for (int i = 0; i < length; i++) {
+            previous.nBits[i] = in.readUnsignedByte();
+            previous.code[i] = in.readUnsignedShort();
+        }
+    }
+
     /** A new frame: no code to reuse, as in a new one. */
     void reset() {
         reuseAllowed = false;

@@ -114,6 +114,11 @@ public record KlauspostSettings(int level, Release release) {
         return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
     }
 
+    /** Whether frames of this level get restart points ({@link KlauspostFrameProver}): SpeedFastest's and SpeedDefault's, so far. */
+    public boolean hasRestartPoints() {
+        return level == SPEED_FASTEST || level == SPEED_DEFAULT;
+    }
+
     MatchFinder matchFinder() {
         return switch (level) {
             case SPEED_FASTEST -> new FastMatcher(windowSize());

@@ -31,7 +31,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
     private int filled;
     /** Null in a resumed segment ({@link #resumedSegment}): the frame's checksum covers all of its content. A new one per frame. */
     private XxHash64 checksum;
-    private final MatchFinder matcher;
+    final MatchFinder matcher;
     private final Block block = new Block();
     private final BlockWriter blocks;
     private final Bytes out = new Bytes(128 * 1024 + 64);
@@ -82,23 +82,23 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
      * without the frame's checksum (which covers all of the content), its state rebuilt by a warm-up:
      * the input before the last {@code warmUp} bytes of {@code history} only joins the window, those
      * are encoded as the frame's blocks were, into nothing. Where the warm-up covers all of the input
-     * before the point the state is the Writer's own; a shorter one gives it only where the match
-     * finder's tables, which keep positions from the whole window, come out alike, which they rarely
-     * do (docs/design.md, "zstd frames: no restart points"). So nothing restores
-     * from it: the {@code zstd-warmup} benchmark measures how often it would hold.
+     * before the point the state is the Writer's own; a shorter one leaves neither the match finder's
+     * tables (they keep positions from the whole window) nor mostly the entropy state as the Writer's:
+     * a restart point carries the slots and the state that differ ({@link #restartSegment}).
      *
-     * @param history the input before the point, a block boundary; its last {@code warmUp} bytes, a
-     *                multiple of the block size, are encoded again (the earlier ones only join the window)
+     * @param history  the input before the point, a block boundary; its last {@code warmUp} bytes, a
+     *                 multiple of the block size, are encoded again (the earlier ones only join the window)
+     * @param position where {@code history[offset]} lies in the frame's content
      */
     public static KlauspostZstdEncoder resumedSegment(KlauspostSettings settings, byte[] history, int offset, int length, int warmUp,
-                                                      OutputStream sink) {
+                                                      long position, OutputStream sink) {
         if (warmUp % settings.blockSize() != 0 || warmUp > length || warmUp == 0) {
             throw new IllegalArgumentException("a warm-up of " + warmUp + " bytes is not whole blocks of the " + length + " given");
         }
         KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, new long[0], sink, null);
         encoder.headerWritten = true;
         int primed = length - warmUp;
-        encoder.matcher.prime(history, offset, primed);
+        encoder.matcher.prime(history, offset, primed, position);
         Bytes discarded = new Bytes(encoder.out.data.length);
         for (int at = offset + primed; at < offset + length; at += encoder.filling.length) {
             encoder.block.reset();
@@ -107,6 +107,48 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
             encoder.blocks.write(encoder.block, history, at, false, discarded);
         }
         return encoder;
+    }
+
+    /**
+     * The encoder of the segment from a restart point of a frame without flush points
+     * ({@link KlauspostFrameProver}): at the frame's start, the frame's header and blocks; else its
+     * blocks, from a warm-up of up to {@code warmUp} bytes before the point and the point's patch
+     * ({@link SlotPatch}). Never the checksum, which covers all of the content.
+     *
+     * @param history the input before the point, the last {@link #restartHistory} bytes of it
+     * @throws IllegalArgumentException if the level has no restart points, or the point, its history or its patch do not fit
+     */
+    public static KlauspostZstdEncoder restartSegment(KlauspostSettings settings, long point, byte[] patch, int warmUp, byte[] history,
+                                                      int offset, int length, OutputStream sink) {
+        if (point % settings.blockSize() != 0 || length != restartHistory(settings, point) || !settings.hasRestartPoints()
+                || point == 0 && patch.length > 0) {
+            throw new IllegalArgumentException("no restart point at content offset " + point + " with " + length + " bytes before it and a patch of "
+                    + patch.length + " bytes at " + settings);
+        }
+        KlauspostZstdEncoder encoder = point == 0 ? new KlauspostZstdEncoder(settings, new long[0], sink, null)
+                : resumedSegment(settings, history, offset, length, (int) Math.min(warmUp, point), point - length, sink);
+        SlotPatch.apply(patch, encoder.matcher, encoder.blocks);
+        return encoder;
+    }
+
+    /** How much of the input before a restart point its segment's encoder needs: the window's worth, or all there is. */
+    public static int restartHistory(KlauspostSettings settings, long point) {
+        return (int) Math.min(settings.windowSize(), point);
+    }
+
+    /** The entropy state the next block starts from, as a restart point records it ({@link BlockWriter#state}). */
+    byte[] entropyState() {
+        return blocks.state();
+    }
+
+    /** Starts the next block from {@code state} ({@link #entropyState}). */
+    void setEntropyState(byte[] state) {
+        blocks.setState(state);
+    }
+
+    /** Whether the next block would be entropy-coded alike by both (the match finder aside). */
+    boolean sameEntropyState(KlauspostZstdEncoder other) {
+        return blocks.sameState(other.blocks);
     }
 
     @Override

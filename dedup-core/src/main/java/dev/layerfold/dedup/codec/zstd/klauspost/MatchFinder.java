@@ -17,10 +17,22 @@ abstract class MatchFinder {
 
     /**
      * Adds input before a resumed segment's warm-up to the history without searching it: matches
-     * the warm-up finds may extend back into it (see {@link KlauspostSegmentEncoder}).
+     * the warm-up finds may extend back into it (see {@link KlauspostZstdEncoder#resumedSegment}).
+     * The tables then hold positions as the Writer's do ({@link MatchWindow#startAt}).
+     *
+     * @param position where {@code data[offset]} lies in the frame's content
      */
-    final void prime(byte[] data, int offset, int length) {
+    final void prime(byte[] data, int offset, int length, long position) {
+        window.startAt(position);
         window.add(data, offset, length);
+    }
+
+    /**
+     * The hash tables whose slots a restart point's patch sets ({@link SlotPatch}), in the order it
+     * names them; none at levels without restart points.
+     */
+    MatchTable[] tables() {
+        return new MatchTable[0];
     }
 
     /**

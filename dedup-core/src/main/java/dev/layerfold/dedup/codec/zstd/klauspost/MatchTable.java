@@ -11,14 +11,46 @@ import java.util.Arrays;
 final class MatchTable {
 
     private final long[] entries;
+    /**
+     * Null but while a restart point's proof encodes a piece ({@link SlotPatcher}): it then sees every
+     * access first, so that normal encoding pays one null check per access.
+     */
+    SlotPatcher patcher;
+    /** Which of its match finder's tables this is ({@link MatchFinder#tables}): how a patch names it. */
+    final int index;
 
-    MatchTable(int bits) {
+    MatchTable(int bits, int index) {
         entries = new long[1 << bits];
+        this.index = index;
     }
 
-    /** The entry in slot {@code hash}: read both halves with {@link #offset} and {@link #value}. */
-    long get(int hash) {
+    /**
+     * The entry in slot {@code hash}, read to be matched against {@code value}, the 4 bytes at
+     * {@code at} (a position plus {@link MatchWindow#cur}): read both halves with {@link #offset} and {@link #value}.
+     */
+    long get(int hash, int value, int at) {
+        if (patcher != null) {
+            patcher.beforeRead(this, hash, value, at);
+        }
         return entries[hash];
+    }
+
+    int slots() {
+        return entries.length;
+    }
+
+    /** The entry in a slot, unseen by a patcher. */
+    long entry(int slot) {
+        return entries[slot];
+    }
+
+    /** Sets a slot's entry (a patch), unseen by a patcher. */
+    void setEntry(int slot, long entry) {
+        entries[slot] = entry;
+    }
+
+    static long entry(int offset, int value) {
+        return (offset & 0xFFFFFFFFL) | (long) value << 32;
     }
 
     static int offset(long entry) {
@@ -30,7 +62,10 @@ final class MatchTable {
     }
 
     void put(int hash, int offset, int value) {
-        entries[hash] = (offset & 0xFFFFFFFFL) | (long) value << 32;
+        entries[hash] = entry(offset, value);
+        if (patcher != null) {
+            patcher.written(this, hash);
+        }
     }
 
     void clear() {

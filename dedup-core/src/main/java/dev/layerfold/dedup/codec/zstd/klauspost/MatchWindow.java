@@ -68,6 +68,19 @@ final class MatchWindow {
         return putBack;
     }
 
+    /**
+     * A new window whose first byte lies at {@code position} of the frame's content: {@link #cur} is
+     * then what the Writer's is for the bytes it holds, so that a table entry names the same byte in
+     * both (an entry is a content position plus one window until the Writer first rebases, past
+     * {@link #bufferReset} less two windows of content).
+     */
+    void startAt(long position) {
+        if (length != 0 || position + 3L * maxMatchOffset >= bufferReset) {
+            throw new IllegalArgumentException("a window holding " + length + " bytes cannot start at content position " + position);
+        }
+        cur = (int) position + maxMatchOffset;
+    }
+
     /** Whether {@code cur} is about to overflow: Encode then rebases before adding the next block. */
     boolean nearOverflow() {
         return cur >= bufferReset - length;

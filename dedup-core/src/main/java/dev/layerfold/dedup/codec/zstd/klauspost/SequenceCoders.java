@@ -16,21 +16,69 @@ final class SequenceCoders {
 
     private final SequenceTable predefined;
     private final boolean pricesDescriptions;
+    /** Each code's extra bits ({@link SequenceTable#setBits}), to set up a previous table read back. */
+    private final int[] extraBits;
     /** The table the next block's histogram goes into. */
     SequenceTable current = new SequenceTable();
     private SequenceTable previous = new SequenceTable();
     private final Bytes description = new Bytes(64);
 
     /** @param pricesDescriptions compress 1.20.3's pricing ({@link KlauspostSettings.Release#pricesTableDescriptions}) */
-    SequenceCoders(SequenceTable predefined, boolean pricesDescriptions) {
+    SequenceCoders(SequenceTable predefined, boolean pricesDescriptions, int[] extraBits) {
         this.predefined = predefined;
         this.pricesDescriptions = pricesDescriptions;
+        this.extraBits = extraBits;
     }
 
     /** A new frame: no previous table, as in a new coder (what the previous was is then never read). */
     void reset() {
         previous.symbolLen = 0;
         previous.reused = false;
+    }
+
+    /** Whether the next block would choose and code alike with both: the same previous table, or none usable. */
+    boolean sameState(SequenceCoders other) {
+        boolean usable = previous.symbolLen > 0 && !previous.useRle;
+        boolean otherUsable = other.previous.symbolLen > 0 && !other.previous.useRle;
+        if (!usable || !otherUsable) {
+            return usable == otherUsable;
+        }
+        return previous.symbolLen == other.previous.symbolLen && previous.table.tableLog == other.previous.table.tableLog
+                && java.util.Arrays.equals(previous.norm, 0, previous.symbolLen, other.previous.norm, 0, other.previous.symbolLen);
+    }
+
+    /** Writes the state {@link #sameState} compares: whether there is a usable previous table, and its log and counts. */
+    void writeState(java.io.DataOutputStream out) throws java.io.IOException {
+        boolean usable = previous.symbolLen > 0 && !previous.useRle;
+        out.writeByte(usable ? previous.symbolLen : 0);
+        if (usable) {
+            out.writeByte(previous.table.tableLog);
+            for (int i = 0; i < previous.symbolLen; i++) {
+                out.writeShort(previous.norm[i]);
+            }
+        }
+    }
+
+    /** Takes the state {@link #writeState} wrote: the previous table rebuilt from its log and counts, as the block that made it left it. */
+    void readState(java.io.DataInputStream in) throws java.io.IOException {
+        int symbolLen = in.readUnsignedByte();
+        previous.useRle = false;
+        previous.predefined = false;
+        previous.reused = false;
+        previous.symbolLen = symbolLen;
+        if (symbolLen == 0) {
+            return;
+        }
+        int tableLog = in.readUnsignedByte();
+        if (symbolLen > previous.norm.length || tableLog < 1 || tableLog > 9) {
+            throw new java.io.IOException("a sequence table of " + symbolLen + " symbols and log " + tableLog);
+        }
+        for (int i = 0; i < symbolLen; i++) {
+            previous.norm[i] = in.readShort();
+        }
+        previous.table.build(previous.norm, symbolLen, tableLog);
+        previous.setBits(extraBits);
+        previous.reused = true;
     }
 
     /** The table to code this block's (normalized) histogram with, and its mode. */

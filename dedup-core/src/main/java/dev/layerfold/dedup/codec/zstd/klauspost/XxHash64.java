@@ -4,7 +4,7 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * Streaming XXH64 with seed 0: a zstd frame's content checksum is its low 32 bits, little-endian.
  * No library the project depends on offers XXH64, and the algorithm is short.
  */
-final class XxHash64 {
+public final class XxHash64 {
 
     private static final long P1 = 0x9E3779B185EBCA87L;
     private static final long P2 = 0xC2B2AE3D27D4EB4FL;
@@ -20,7 +20,7 @@ final class XxHash64 {
     private final byte[] pending = new byte[32];
     private int pendingLength;
 
-    void update(byte[] data, int offset, int length) {
+    public void update(byte[] data, int offset, int length) {
         total += length;
         if (pendingLength > 0) {
             int n = Math.min(length, 32 - pendingLength);
@@ -50,7 +50,7 @@ final class XxHash64 {
         v4 = round(v4, Bytes.load64(data, at + 24));
     }
 
-    long digest() {
+    public long digest() {
         long h;
         if (total >= 32) {
             h = Long.rotateLeft(v1, 1) + Long.rotateLeft(v2, 7) + Long.rotateLeft(v3, 12) + Long.rotateLeft(v4, 18);

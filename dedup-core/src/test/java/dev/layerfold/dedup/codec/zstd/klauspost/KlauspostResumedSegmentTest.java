@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A frame's segment resumed at a block boundary ({@link KlauspostZstdEncoder#resumedSegment}) is the
  * Writer's own ({@link KlauspostZstdOracle}) where the warm-up covers all of the input before it,
  * and not where it covers less than the history the match finder's tables reach into (unless there
- * is nothing to match): why no restart point of a klauspost/compress/zstd frame could rest on a short
- * warm-up unverified.
+ * is nothing to match): why a klauspost/compress/zstd restart point carries the match-table slots
+ * that differ ({@link KlauspostFrameProver}).
  */
 class KlauspostResumedSegmentTest {
 
@@ -61,7 +61,7 @@ class KlauspostResumedSegmentTest {
         int warmUp = 256 << 10;
         int history = warmUp + settings.blockSize();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, random, POINT - history, history, warmUp, out);
+        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, random, POINT - history, history, warmUp, POINT - history, out);
         encoder.write(random, POINT, random.length - POINT);
         encoder.finish();
         int from = blockStart(whole, POINT / settings.blockSize());
@@ -70,7 +70,7 @@ class KlauspostResumedSegmentTest {
 
     private static byte[] resumed(KlauspostSettings settings, int warmUp) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, input, POINT - warmUp, warmUp, warmUp, out);
+        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, input, POINT - warmUp, warmUp, warmUp, POINT - warmUp, out);
         encoder.write(input, POINT, input.length - POINT);
         encoder.finish();
         return out.toByteArray();

@@ -1,0 +1,156 @@
+package dev.layerfold.dedup.codec.restart;
+
+import dev.layerfold.dedup.codec.LayerRebuildException;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Encodes a stream with restart points on a {@link SegmentPool}: the input, as it arrives, is cut at
+ * the points; each segment (with the history before it its state reads, and the input after it its
+ * encoder looks ahead at) is encoded on a pool thread from its rebuilt state, and the segments go out
+ * in order ({@link InOrderSegments}), each as soon as it and those before it are done, so the first
+ * bytes leave when the first segment is ready. What a segment is and how it goes out is the subclass's: a gzip member's
+ * ({@link ParallelMember}) or a zstd frame's ({@link ParallelFrame}). Not thread-safe (one restore's
+ * thread drives it).
+ *
+ * @param <E> an encoded segment
+ */
+public abstract class ParallelSegments<E> {
+
+    /** A segment's bytes to encode: its history, its input, then the input its encoder may look ahead at. */
+    record Segment(int index, byte[] buffer, int historyLength, int inputLength, boolean last) {
+    }
+
+    private final long[] points;
+    private final long size;
+    private final InOrderSegments<E> inFlight;
+    private final int lookahead;
+    private final String stream;
+    private int next;
+    private byte[] buffer;
+    /** The input offset of {@code buffer[0]}. */
+    private long bufferStart;
+    private int filled;
+    /** The input received before the segment under way starts, from input offset {@link #carriedFrom}: the history and lookahead it shares. */
+    private byte[] carried;
+    private long carriedFrom;
+    /** The index of the next segment to go out. */
+    private int emitted;
+
+    /**
+     * @param points    the points' input offsets, ascending, the first 0
+     * @param size      the stream's input size
+     * @param first     the point to start at
+     * @param firstInputStart where the input written starts: {@link #inputStart} of the first point
+     * @param lookahead how far past its end a segment's encoder may read
+     * @param stream    what the stream is, for messages
+     */
+    ParallelSegments(long[] points, long size, int first, long firstInputStart, SegmentPool pool, int lookahead, String stream) {
+        if (first < 0 || first >= points.length) {
+            throw new IllegalArgumentException("this " + stream + " has no restart point " + first);
+        }
+        this.points = points;
+        this.size = size;
+        this.inFlight = new InOrderSegments<>(pool, encoded -> emit(emitted++, encoded));
+        this.next = first;
+        this.emitted = first;
+        this.lookahead = lookahead;
+        this.stream = stream;
+        this.carried = new byte[0];
+        this.carriedFrom = firstInputStart;
+    }
+
+    /** Where the input segment {@code index} needs starts: its point, less the history its rebuilt state reads. */
+    abstract long inputStart(int index);
+
+    /** Encodes a segment, on any thread; checks it against its point's digest. */
+    abstract E encode(Segment segment) throws IOException;
+
+    /** Writes a segment encoded, on the restore's thread, in order. */
+    abstract void emit(int index, E encoded) throws IOException;
+
+    public void write(byte[] data, int offset, int length) throws IOException {
+        while (length > 0) {
+            if (buffer == null) {
+                if (next >= points.length) {
+                    throw new LayerRebuildException("the tar stream holds more bytes than the " + stream + "'s " + size);
+                }
+                if (!startSegment()) {
+                    // Still reading the history before the first point.
+                    int n = (int) Math.min(length, points[next] - carriedFrom - carried.length);
+                    carried = Arrays.copyOf(carried, carried.length + n);
+                    System.arraycopy(data, offset, carried, carried.length - n, n);
+                    offset += n;
+                    length -= n;
+                    continue;
+                }
+            }
+            int n = Math.min(length, buffer.length - filled);
+            System.arraycopy(data, offset, buffer, filled, n);
+            filled += n;
+            offset += n;
+            length -= n;
+            submitFull();
+        }
+        inFlight.writeFinished();
+    }
+
+    /** The input reached the stream's end: writes the segments still under way and checks what can only be checked whole. */
+    public abstract void finish() throws IOException;
+
+    /** Writes the segments still under way; fails if the input did not reach the stream's end. */
+    final void finishSegments() throws IOException {
+        if (buffer != null || next < points.length) {
+            throw new LayerRebuildException("the tar stream ends inside the " + stream + "'s segment " + next);
+        }
+        inFlight.finish();
+    }
+
+    /** Drops the segments under way (the restore failed or its clients left) and gives their buffers back. */
+    public final void abort() {
+        inFlight.abort();
+        buffer = null;
+    }
+
+    /**
+     * Starts the next segment's buffer with the input already received that it needs; false (and no
+     * buffer) while the history before the first point is not all received.
+     */
+    private boolean startSegment() throws IOException {
+        bufferStart = inputStart(next);
+        if (carriedFrom + carried.length < points[next]) {
+            return false;
+        }
+        inFlight.reserve();
+        long end = next + 1 < points.length ? Math.min(points[next + 1] + lookahead, size) : size;
+        buffer = new byte[Math.toIntExact(end - bufferStart)];
+        int from = Math.toIntExact(bufferStart - carriedFrom);
+        filled = Math.min(carried.length - from, buffer.length);
+        System.arraycopy(carried, from, buffer, 0, filled);
+        return true;
+    }
+
+    /** Submits the segment under way if its buffer is full, and those after it that what it holds fills too. */
+    private void submitFull() throws IOException {
+        while (buffer != null && filled == buffer.length) {
+            submit();
+            if (next < points.length) {
+                startSegment();
+            }
+        }
+    }
+
+    private void submit() throws IOException {
+        boolean last = next + 1 == points.length;
+        long end = last ? size : points[next + 1];
+        int historyLength = (int) (points[next] - bufferStart);
+        Segment segment = new Segment(next, buffer, historyLength, (int) (end - points[next]), last);
+        // Encoders only read their buffer: the next segment copies what it shares from this one.
+        carried = buffer;
+        carriedFrom = bufferStart;
+        buffer = null;
+        next++;
+        inFlight.submit(() -> encode(segment));
+    }
+}
