@@ -5,6 +5,7 @@ import dev.layerfold.dedup.codec.deflate.golang.GoFlateOracle;
 import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -60,6 +61,8 @@ class RestartPointPropertyTest {
     private static final SegmentPool POOL = new SegmentPool(THREADS, 2);
     private static final LayerRebuilder PARALLEL = new LayerRebuilder(StandardEncoders.factory(), POOL);
     private static final EncoderSpec PIGZ_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
+    /** pigz -p 1: one zlib stream, points carry zlib's four values. */
+    private static final EncoderSpec PIGZ_ONE_THREAD_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 1);
     private static final EncoderSpec GO_6 = EncoderSpec.of(StandardEncoders.GO, 6);
     private static final EncoderSpec ZLIB_6 = EncoderSpec.of(StandardEncoders.ZLIB, 6);
     private static final EncoderSpec GZIP_6 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 6);
@@ -144,6 +147,24 @@ class RestartPointPropertyTest {
             EncoderSpec pigz = split.members().getFirst().encoder();
             assertThat(pigz.label()).isEqualTo("pigz-" + level + "/131072/0/0");
             assertRestartsExact(blob, pigz);
+        }
+    }
+
+    /**
+     * Real pigz in one thread (-p 1, as on a one-core machine; -6 and -9) over a GNU tar of system
+     * files, split as its one zlib stream: a point at every block boundary asked for. (At these levels
+     * -p 1 usually writes the bytes several threads write, and the identifier, trying several threads
+     * first, then names those; the one-stream spec is named where they differ.)
+     */
+    @Test
+    void realSingleThreadPigzLayersGetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        long tarSize = Files.size(dir.resolve("layer.tar"));
+        for (int level : new int[] {6, 9}) {
+            Tools.sh(dir, "pigz -p 1 -" + level + " -c layer.tar > layer.tgz");
+            EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, level, PigzSettings.DEFAULT_BLOCK_SIZE, 0, 1);
+            assertThat(assertRestartsExact(Files.readAllBytes(dir.resolve("layer.tgz")), pigz)).as("points of %s", pigz)
+                    .hasSize((int) ((tarSize - 1) / RestartableEncoders.spacing(pigz, SPACING).orElseThrow()) + 1);
         }
     }
 
@@ -347,7 +368,8 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+                GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
         for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
@@ -359,7 +381,7 @@ class RestartPointPropertyTest {
     @Test
     void aWrongStateValueIsCaught() throws IOException {
         assertDamageCaught(PIGZ_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1, GO_2, GO_3)) {
+        for (EncoderSpec spec : List.of(PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         }
@@ -429,7 +451,7 @@ class RestartPointPropertyTest {
      */
     @Test
     void aWrongStateValueOfABitAlignedPointNeverServesOtherBytes() throws IOException {
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1)) {
             for (int value = 0; value < 4; value++) {
                 int damaged = value;
                 assertDamageNeverServed(spec, p -> {
@@ -443,14 +465,16 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+                GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+                GO_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -672,7 +696,8 @@ class RestartPointPropertyTest {
     @Provide
     Arbitrary<EncoderSpec> restartable() {
         Arbitrary<EncoderSpec> pigz = Arbitraries.integers().between(1, 9).flatMap(level -> Arbitraries.of(32 * 1024, 64 * 1024, 128 * 1024)
-                .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
+                .flatMap(block -> Arbitraries.of(0, 1, 2).filter(kind -> kind < 2 || level >= 4)
+                        .map(kind -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, kind == 1 ? 1 : 0, kind == 2 ? 1 : 0))));
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
         Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));

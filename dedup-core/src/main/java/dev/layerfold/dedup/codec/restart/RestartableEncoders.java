@@ -142,7 +142,7 @@ public final class RestartableEncoders {
         return switch (spec.family()) {
             case StandardEncoders.PIGZ -> {
                 PigzSettings settings = StandardEncoders.pigzSettings(spec);
-                yield settings.singleThread() ? Optional.empty() : Optional.of(settings.blockSize());
+                yield !settings.singleThread() || PigzEncoder.streamResumable(settings) ? Optional.of(settings.blockSize()) : Optional.empty();
             }
             case StandardEncoders.PGZIP -> spec.params().isEmpty() ? Optional.empty() : Optional.of(spec.params().getFirst());
             default -> Optional.empty();
@@ -219,7 +219,8 @@ public final class RestartableEncoders {
         if (go127Lazy(spec)) {
             return go127Lazy(spec.level(), point, end, history, offset, length, out);
         }
-        if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
+        boolean oneStream = StandardEncoders.PIGZ.equals(spec.family()) && StandardEncoders.pigzSettings(spec).singleThread();
+        if (!oneStream && !point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
         }
         int block = blockSize(spec).orElseThrow();
@@ -234,7 +235,10 @@ public final class RestartableEncoders {
 
     private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
         PigzSettings settings = StandardEncoders.pigzSettings(spec);
-        PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings) : PigzEncoder.resume(out, settings, history, offset, length);
+        PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings)
+                : settings.singleThread() ? PigzEncoder.resumeStream(out, settings, LazyRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length)
+                : PigzEncoder.resume(out, settings, history, offset, length);
         return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
             @Override
             void encode(byte[] data, int off, int len) throws IOException {
@@ -242,8 +246,9 @@ public final class RestartableEncoders {
             }
 
             @Override
-            void endBlock() throws IOException {
+            List<Integer> endBlock() throws IOException {
                 pigz.endBlock();
+                return settings.singleThread() ? pigz.streamBoundary().values() : List.of();
             }
 
             @Override
@@ -264,7 +269,8 @@ public final class RestartableEncoders {
             }
 
             @Override
-            void endBlock() {
+            List<Integer> endBlock() {
+                return List.of();
             }
 
             @Override
@@ -444,7 +450,8 @@ public final class RestartableEncoders {
 
         abstract void encode(byte[] data, int offset, int length) throws IOException;
 
-        abstract void endBlock() throws IOException;
+        /** Ends the block under way; returns the state values of the point its end is. */
+        abstract List<Integer> endBlock() throws IOException;
 
         @Override
         public int write(byte[] data, int offset, int length) throws IOException {
@@ -464,8 +471,8 @@ public final class RestartableEncoders {
             if (input != end) {
                 throw new LayerRebuildException("the segment ends at input offset " + end + " but its input stopped at " + input);
             }
-            endBlock();
-            return new Boundary(end, startBit + 8 * out.count(), List.of());
+            List<Integer> state = endBlock();
+            return new Boundary(end, startBit + 8 * out.count(), state);
         }
     }
 }

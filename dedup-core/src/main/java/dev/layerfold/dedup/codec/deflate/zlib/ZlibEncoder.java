@@ -134,6 +134,29 @@ public final class ZlibEncoder implements DeflateEncoder {
         state.prime(bits, value);
     }
 
+    /**
+     * Continues this stream (fresh, at a lazy level, 4 to 9) from a block boundary its producer
+     * flushed to (deflate() with Z_BLOCK or Z_SYNC_FLUSH; nothing pending), byte aligned, with
+     * {@code history[offset..offset+length)} the input right before it (its last 32 KiB at least).
+     *
+     * @throws IllegalArgumentException if the state is not one such a flush leaves, or the level is not lazy
+     */
+    public void resumeFlushed(LazyRestartState boundary, byte[] history, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, history.length);
+        if (!LazySegmentEncoder.restartable(state.level()) || LazyRestartState.fastLevel(state.level())) {
+            throw new IllegalArgumentException("only zlib's lazy levels (4 to 9) resume from a flushed boundary, not level " + state.level());
+        }
+        if (boundary.matchAvailable() || boundary.matchLength() != 2 || boundary.matchDistance() != 0) {
+            throw new IllegalArgumentException("a flush leaves nothing pending, not " + boundary);
+        }
+        state.resume(boundary, history, offset, length, 0);
+    }
+
+    /** Where this stream stands after a flush to a block boundary ({@link #flush} with Z_BLOCK or Z_SYNC_FLUSH). */
+    public LazyRestartState flushedBoundary() {
+        return state.flushedBoundary();
+    }
+
     private int takeStaged() {
         int n = stagedLength;
         stagedLength = 0;
