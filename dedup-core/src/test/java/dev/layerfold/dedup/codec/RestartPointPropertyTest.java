@@ -83,6 +83,8 @@ class RestartPointPropertyTest {
     /** Go 1.8-1.26's stored and Huffman-only levels: every block boundary is a point, with no state values and no history. */
     private static final EncoderSpec GO_0 = EncoderSpec.of(StandardEncoders.GO, 0);
     private static final EncoderSpec GO_HUFFMAN_ONLY = EncoderSpec.of(StandardEncoders.GO, -2);
+    private static final EncoderSpec GO127_0 = EncoderSpec.of(StandardEncoders.GO127, 0);
+    private static final EncoderSpec GO127_HUFFMAN_ONLY = EncoderSpec.of(StandardEncoders.GO127, -2);
 
     @AfterContainer
     static void stopThreads() {
@@ -342,6 +344,33 @@ class RestartPointPropertyTest {
     }
 
     /**
+     * Go 1.27's levels 0 and -2 over tars of system files, compressed by the real Go 1.27: at 0 every
+     * block boundary is a point, at -2 those where replaying the open table's windows opens it again
+     * (the spacing is two of its 32 KiB windows). A -2 layer is identified as Go 1.27's; a level 0 one
+     * is Go 1.26's but for its last block, which the identifier does not wait for (docs/design.md).
+     */
+    @Test
+    @ExtendWith(Go127Available.class)
+    void realGo127LayersAtLevels0AndHuffmanOnlyGetVerifiedPoints() throws Exception {
+        byte[] tar = concat(TestInputs.tarOf(Path.of("/usr/share"), 1_500_000),
+                TestInputs.tarOf(Path.of("/usr/lib"), 1_500_000));
+        var go = GoFlateOracle.release(Go127Available.TOOLCHAIN);
+        for (EncoderSpec spec : List.of(GO127_0, GO127_HUFFMAN_ONLY)) {
+            byte[] blob = gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff}, go.compress(spec.level(), tar), tar);
+            List<RestartPoint> points = assertRestartsExact(blob, spec);
+            long spacing = RestartableEncoders.spacing(spec, SPACING).orElseThrow();
+            System.out.printf("%s: %d points in %d spacings of input%n", spec.label(), points.size() - 1, tar.length / spacing);
+            if (spec.equals(GO127_0)) {
+                assertThat(points).hasSize((int) ((tar.length - 1) / spacing) + 1).allSatisfy(point -> assertThat(point.state()).isEmpty());
+            } else {
+                Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+                assertThat(split.members().getFirst().encoder()).isEqualTo(spec);
+                assertThat(points).as("points of %s", spec).hasSizeGreaterThan((int) (tar.length / spacing / 2));
+            }
+        }
+    }
+
+    /**
      * Checks {@code spec}'s points on the layer the real Go writes of {@code tar} (with compress/gzip's
      * header at these levels: no XFL, OS 255), which it returns: one at every block boundary, once
      * there is more than one block.
@@ -369,10 +398,11 @@ class RestartPointPropertyTest {
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
         for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
-                GO_HUFFMAN_ONLY)) {
+                GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY, GO127_0,
+                GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -385,10 +415,12 @@ class RestartPointPropertyTest {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         }
-        assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO127_6, GO127_HUFFMAN_ONLY)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        }
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(1, 0), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(99), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY, GO127_0)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
         }
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
@@ -438,9 +470,11 @@ class RestartPointPropertyTest {
      */
     @Test
     void aWrongGo127TableAgeNeverServesOtherBytes() throws IOException {
-        for (int delta : new int[] {1, -1, 2}) {
-            assertDamageNeverServed(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(),
-                    List.of(Math.max(0, p.state().getFirst() + delta)), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO127_6, GO127_HUFFMAN_ONLY)) {
+            for (int delta : new int[] {1, -1, 2}) {
+                assertDamageNeverServed(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(),
+                        List.of(Math.max(0, p.state().getFirst() + delta)), p.segmentSha256()));
+            }
         }
     }
 
@@ -466,7 +500,7 @@ class RestartPointPropertyTest {
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
         for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
-                GO_HUFFMAN_ONLY)) {
+                GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
@@ -474,7 +508,7 @@ class RestartPointPropertyTest {
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
         for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
-                GO_HUFFMAN_ONLY)) {
+                GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -703,7 +737,7 @@ class RestartPointPropertyTest {
         Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
-        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
+        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);
     }
 

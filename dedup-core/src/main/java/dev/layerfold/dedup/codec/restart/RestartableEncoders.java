@@ -11,6 +11,7 @@ import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazySegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.Go127StoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
@@ -102,6 +103,7 @@ public final class RestartableEncoders {
             return Optional.of(target);
         }
         Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK)
+                : go127Store(spec) ? Optional.of(Go127StoreSegmentEncoder.block(spec.level()))
                 : goFast(spec) || goStore(spec) ? Optional.of(GoFastSegmentEncoder.BLOCK) : blockSize(spec);
         return block.map(size -> Math.max(1, target / size) * size);
     }
@@ -126,6 +128,9 @@ public final class RestartableEncoders {
         }
         if (go127Lazy(spec)) {
             return Go127LazySegmentEncoder.HISTORY;
+        }
+        if (go127Store(spec)) {
+            return Go127StoreSegmentEncoder.history(spec.level());
         }
         return lazyDeflate(spec).isPresent() ? LazySegmentEncoder.history(spec.level()) : HISTORY;
     }
@@ -169,6 +174,11 @@ public final class RestartableEncoders {
     private static Optional<Integer> go127Level(EncoderSpec spec) {
         return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127SegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
+    }
+
+    /** Whether {@code spec} is Go 1.27 at level 0 or -2, not flushed before its end. */
+    private static boolean go127Store(EncoderSpec spec) {
+        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127StoreSegmentEncoder.restartable(spec.level());
     }
 
     /** Whether {@code spec} is Go 1.27 at a lazy level (7 to 9), not flushed before its end. */
@@ -218,6 +228,9 @@ public final class RestartableEncoders {
         }
         if (go127Lazy(spec)) {
             return go127Lazy(spec.level(), point, end, history, offset, length, out);
+        }
+        if (go127Store(spec)) {
+            return go127Store(spec.level(), point, end, history, offset, length, out);
         }
         boolean oneStream = StandardEncoders.PIGZ.equals(spec.family()) && StandardEncoders.pigzSettings(spec).singleThread();
         if (!oneStream && !point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
@@ -305,6 +318,25 @@ public final class RestartableEncoders {
             throw new UncheckedIOException(e);
         }
         return verified("Go 1.27", go, point, end, history, offset, length, () -> List.of(go.tableAge()));
+    }
+
+    /** Go 1.27 at level 0 (no state values) or -2 (one: the open table's age in windows). */
+    private static SegmentEncoder go127Store(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        boolean stored = level == 0;
+        if (stored && !point.state().isEmpty()) {
+            throw new IllegalArgumentException("a Go 1.27 level 0 restart point has no state values, not " + point.state());
+        }
+        Go127StoreSegmentEncoder go;
+        try {
+            go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                    ? Go127StoreSegmentEncoder.start(out, level)
+                    : Go127StoreSegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset(), stored ? 0 : tableAge(point),
+                            history, offset, length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return verified("Go 1.27 level " + level, go, point, end, history, offset, length,
+                () -> stored ? List.of() : List.of(go.tableAge()));
     }
 
     private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
