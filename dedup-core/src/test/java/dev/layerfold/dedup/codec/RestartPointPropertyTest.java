@@ -371,6 +371,26 @@ class RestartPointPropertyTest {
     }
 
     /**
+     * Go streams flushed right before they were closed (eStargz's members), written by the real Go 1.26
+     * and 1.27, one level per segment encoder kind: identified as flushed, with points where the
+     * unflushed stream has them, and a last segment that flushes, then closes.
+     */
+    @Test
+    @ExtendWith(Go127Available.class)
+    void realGoStreamsFlushedBeforeTheirEndGetVerifiedPoints() throws Exception {
+        byte[] tar = TestInputs.tarOf(Path.of("/usr/share"), 1_000_000);
+        long[] flushAtEnd = {tar.length};
+        for (EncoderSpec spec : List.of(GO_6, GO_1, GO_0, GO127_6, GO127_9, GO127_HUFFMAN_ONLY)) {
+            var go = spec.family().equals(StandardEncoders.GO127) ? GoFlateOracle.release(Go127Available.TOOLCHAIN) : GoFlateOracle.get();
+            byte[] blob = gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff}, go.compress(spec.level(), tar, flushAtEnd), tar);
+            EncoderSpec flushed = EncoderSpec.of(spec.family(), spec.level(), StandardEncoders.FLUSHED_BEFORE_FINISH);
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            assertThat(split.members().getFirst().encoder()).isEqualTo(flushed);
+            assertThat(assertRestartsExact(blob, flushed)).as("points of %s", flushed).hasSizeGreaterThan(2);
+        }
+    }
+
+    /**
      * Checks {@code spec}'s points on the layer the real Go writes of {@code tar} (with compress/gzip's
      * header at these levels: no XFL, OS 255), which it returns: one at every block boundary, once
      * there is more than one block.
@@ -734,11 +754,16 @@ class RestartPointPropertyTest {
                         .map(kind -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, kind == 1 ? 1 : 0, kind == 2 ? 1 : 0))));
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
-        Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
+        Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).flatMap(level -> flushedOrNot(StandardEncoders.GO, level));
         Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
-        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
+        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).flatMap(level -> flushedOrNot(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);
+    }
+
+    /** Go's {@code family} at {@code level}, as written, or flushed right before its end (eStargz's members). */
+    private static Arbitrary<EncoderSpec> flushedOrNot(String family, int level) {
+        return Arbitraries.of(EncoderSpec.of(family, level), EncoderSpec.of(family, level, StandardEncoders.FLUSHED_BEFORE_FINISH));
     }
 
     @Provide

@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec.restart;
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FlushableSegment;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
@@ -154,36 +155,45 @@ public final class RestartableEncoders {
         };
     }
 
-    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (2 to 9), not flushed before its end. */
+    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (2 to 9), flushed before its end or not. */
     private static Optional<Integer> goLevel(EncoderSpec spec) {
-        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoSegmentEncoder.restartable(spec.level())
+        return StandardEncoders.GO.equals(spec.family()) && goParams(spec) && GoSegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
-    /** Whether {@code spec} is Go 1.8-1.26 at level 1, not flushed before its end. */
+    /** Whether a Go or Go 1.27 {@code spec}'s params are none, or say the stream was flushed right before its end. */
+    private static boolean goParams(EncoderSpec spec) {
+        return spec.params().isEmpty() || flushedBeforeFinish(spec);
+    }
+
+    private static boolean flushedBeforeFinish(EncoderSpec spec) {
+        return spec.params().equals(List.of(StandardEncoders.FLUSHED_BEFORE_FINISH));
+    }
+
+    /** Whether {@code spec} is Go 1.8-1.26 at level 1, flushed before its end or not. */
     private static boolean goFast(EncoderSpec spec) {
-        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoFastSegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO.equals(spec.family()) && goParams(spec) && GoFastSegmentEncoder.restartable(spec.level());
     }
 
-    /** Whether {@code spec} is Go 1.8-1.26 at level 0 or -2, not flushed before its end. */
+    /** Whether {@code spec} is Go 1.8-1.26 at level 0 or -2, flushed before its end or not. */
     private static boolean goStore(EncoderSpec spec) {
-        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoStoreSegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO.equals(spec.family()) && goParams(spec) && GoStoreSegmentEncoder.restartable(spec.level());
     }
 
-    /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), not flushed before its end. */
+    /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), flushed before its end or not. */
     private static Optional<Integer> go127Level(EncoderSpec spec) {
-        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127SegmentEncoder.restartable(spec.level())
+        return StandardEncoders.GO127.equals(spec.family()) && goParams(spec) && Go127SegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
-    /** Whether {@code spec} is Go 1.27 at level 0 or -2, not flushed before its end. */
+    /** Whether {@code spec} is Go 1.27 at level 0 or -2, flushed before its end or not. */
     private static boolean go127Store(EncoderSpec spec) {
-        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127StoreSegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO127.equals(spec.family()) && goParams(spec) && Go127StoreSegmentEncoder.restartable(spec.level());
     }
 
-    /** Whether {@code spec} is Go 1.27 at a lazy level (7 to 9), not flushed before its end. */
+    /** Whether {@code spec} is Go 1.27 at a lazy level (7 to 9), flushed before its end or not. */
     private static boolean go127Lazy(EncoderSpec spec) {
-        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127LazySegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO127.equals(spec.family()) && goParams(spec) && Go127LazySegmentEncoder.restartable(spec.level());
     }
 
     /**
@@ -213,24 +223,25 @@ public final class RestartableEncoders {
         if (!restartable(spec)) {
             throw new IllegalArgumentException("encoder " + spec + " has no restart points");
         }
+        boolean flushed = flushedBeforeFinish(spec);
         if (goLevel(spec).isPresent()) {
-            return go(spec.level(), point, end, history, offset, length, out);
+            return go(spec.level(), flushed, point, end, history, offset, length, out);
         }
         Optional<LazySegmentEncoder.Deflate> lazy = lazyDeflate(spec);
         if (lazy.isPresent()) {
             return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
         }
         if (goFast(spec) || goStore(spec)) {
-            return goBlocks(spec.level(), point, end, history, offset, length, out);
+            return goBlocks(spec.level(), flushed, point, end, history, offset, length, out);
         }
         if (go127Level(spec).isPresent()) {
-            return go127(spec.level(), point, end, history, offset, length, out);
+            return go127(spec.level(), flushed, point, end, history, offset, length, out);
         }
         if (go127Lazy(spec)) {
-            return go127Lazy(spec.level(), point, end, history, offset, length, out);
+            return go127Lazy(spec.level(), flushed, point, end, history, offset, length, out);
         }
         if (go127Store(spec)) {
-            return go127Store(spec.level(), point, end, history, offset, length, out);
+            return go127Store(spec.level(), flushed, point, end, history, offset, length, out);
         }
         boolean oneStream = StandardEncoders.PIGZ.equals(spec.family()) && StandardEncoders.pigzSettings(spec).singleThread();
         if (!oneStream && !point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
@@ -293,11 +304,11 @@ public final class RestartableEncoders {
         };
     }
 
-    private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder go(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         return atBoundaries("Go", () -> fromStart(point)
                 ? GoSegmentEncoder.start(out, level)
                 : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length), point, end, history, offset, length);
+                        history, offset, length), point, end, history, offset, length, goFinish(flushed));
     }
 
     private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
@@ -305,10 +316,10 @@ public final class RestartableEncoders {
         return atBoundaries(encoder.toString(), () -> fromStart(point)
                 ? LazySegmentEncoder.start(encoder, out, level)
                 : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length), point, end, history, offset, length);
+                        history, offset, length), point, end, history, offset, length, BoundarySegment::finish);
     }
 
-    private static SegmentEncoder go127(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder go127(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         Go127SegmentEncoder go;
         try {
             go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
@@ -317,11 +328,11 @@ public final class RestartableEncoders {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return verified("Go 1.27", go, point, end, history, offset, length, () -> List.of(go.tableAge()));
+        return verified("Go 1.27", go, flushed, point, end, history, offset, length, () -> List.of(go.tableAge()));
     }
 
     /** Go 1.27 at level 0 (no state values) or -2 (one: the open table's age in windows). */
-    private static SegmentEncoder go127Store(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder go127Store(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         boolean stored = level == 0;
         if (stored && !point.state().isEmpty()) {
             throw new IllegalArgumentException("a Go 1.27 level 0 restart point has no state values, not " + point.state());
@@ -335,15 +346,15 @@ public final class RestartableEncoders {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return verified("Go 1.27 level " + level, go, point, end, history, offset, length,
+        return verified("Go 1.27 level " + level, go, flushed, point, end, history, offset, length,
                 () -> stored ? List.of() : List.of(go.tableAge()));
     }
 
-    private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder go127Lazy(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         return atBoundaries("Go 1.27", () -> fromStart(point)
                 ? Go127LazySegmentEncoder.start(out, level)
                 : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length), point, end, history, offset, length);
+                        history, offset, length), point, end, history, offset, length, goFinish(flushed));
     }
 
     private static boolean fromStart(RestartPoint point) {
@@ -351,8 +362,23 @@ public final class RestartableEncoders {
     }
 
     /** Opens a segment of a family that records its state at block boundaries; an IOException is its resume's. */
-    private interface BoundarySegmentOpener {
-        BoundarySegment open() throws IOException;
+    private interface BoundarySegmentOpener<S extends BoundarySegment> {
+        S open() throws IOException;
+    }
+
+    /** How a family's last segment ends once the input has. */
+    private interface SegmentFinish<S> {
+        void finish(S segment) throws IOException;
+    }
+
+    /** Go's {@code Close}, after a {@code Flush} if the producer flushed the stream right before its end. */
+    private static <S extends BoundarySegment & FlushableSegment> SegmentFinish<S> goFinish(boolean flushed) {
+        return segment -> {
+            if (flushed) {
+                segment.flush();
+            }
+            segment.finish();
+        };
     }
 
     /**
@@ -360,9 +386,10 @@ public final class RestartableEncoders {
      * where the family checks them) and record the encoder's state there; {@code history[offset..offset+length)}:
      * the input before the point.
      */
-    private static SegmentEncoder atBoundaries(String family, BoundarySegmentOpener opener, RestartPoint point, long end, byte[] history,
-                                               int offset, int length) {
-        BoundarySegment segment;
+    private static <S extends BoundarySegment> SegmentEncoder atBoundaries(String family, BoundarySegmentOpener<S> opener, RestartPoint point,
+                                                                          long end, byte[] history, int offset, int length,
+                                                                          SegmentFinish<S> finishing) {
+        S segment;
         try {
             segment = opener.open();
         } catch (IOException e) {
@@ -399,13 +426,13 @@ public final class RestartableEncoders {
 
             @Override
             public void finish() throws IOException {
-                segment.finish();
+                finishing.finish(segment);
             }
         };
     }
 
     /** Go 1.8-1.26 at level 1, 0 or -2: each block holds one 65535-byte window, and points carry no state values. */
-    private static SegmentEncoder goBlocks(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder goBlocks(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         String family = "Go level " + level;
         if (!point.state().isEmpty()) {
             throw new IllegalArgumentException("a " + family + " restart point has no state values, not " + point.state());
@@ -416,11 +443,14 @@ public final class RestartableEncoders {
                         : GoFastSegmentEncoder.resume(out, point.outputBitOffset(), point.inputOffset(), history, offset, length)
                 : fromStart ? GoStoreSegmentEncoder.start(out, level)
                         : GoStoreSegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset());
-        return verified(family, go, point, end, history, offset, length, List::of);
+        return verified(family, go, flushed, point, end, history, offset, length, List::of);
     }
 
-    /** A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next point's values. */
-    private static SegmentEncoder verified(String family, VerifiedBlockSegment go, RestartPoint point, long end, byte[] history, int offset,
+    /**
+     * A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next
+     * point's values; {@code flushed}: the producer flushed the stream right before its end.
+     */
+    private static SegmentEncoder verified(String family, VerifiedBlockSegment go, boolean flushed, RestartPoint point, long end, byte[] history, int offset,
                                            int length, Supplier<List<Integer>> state) {
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
@@ -454,6 +484,9 @@ public final class RestartableEncoders {
 
             @Override
             public void finish() throws IOException {
+                if (flushed) {
+                    go.flush();
+                }
                 go.finish();
             }
         };

@@ -18,8 +18,8 @@ import java.util.Objects;
  * point's one state value being its age in windows (0: none open), at most {@value #MAX_TABLE_AGE}.
  * A window that opened a table after ending the one before chose so against that table's header
  * size, which a replay from a fresh writer does not know, so the proof records only boundaries where
- * the replay rebuilds the encoder's own open table ({@link #verifyBoundaries}). A flush would end a
- * block early: flushed streams are another encoder spec, not resumed here. Not thread-safe.
+ * the replay rebuilds the encoder's own open table ({@link #verifyBoundaries}). A flush mid-stream would
+ * end a block early; one right before the end ({@link #flush}) only changes the last segment. Not thread-safe.
  */
 public final class Go127StoreSegmentEncoder extends VerifiedBlockSegment {
 
@@ -113,6 +113,14 @@ public final class Go127StoreSegmentEncoder extends VerifiedBlockSegment {
             throw new IllegalStateException("the segment has not reached its end block");
         }
         w.writePending();
+    }
+
+    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
+    @Override
+    public void flush() throws IOException {
+        compressor.step(true);
+        w.writeStoredHeader(0, false);
+        w.flush();
     }
 
     /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
