@@ -75,7 +75,21 @@ import java.util.function.Supplier;
  *       carries {@link Go127LazyRestartState}'s eight values, the state where the block that
  *       headed its table began, and a resume encodes the blocks from there again
  *       ({@link Go127LazySegmentEncoder}): {@link #history} covers them.</li>
+ *   <li>{@code pigz} in one thread ({@code -p 1}) at levels 4 to 9: one zlib stream, but every block ends
+ *       with Z_BLOCK and is padded to a byte, which leaves zlib nothing pending; points lie at block
+ *       boundaries, byte aligned, and carry {@link LazyRestartState}'s four values (the last three always
+ *       0, 2, 0), the chains rebuilt from 32 KiB ({@link PigzEncoder#resumeStream}).</li>
+ *   <li>{@code go127} levels 0 and -2: no match search. Level 0 stores 65535-byte windows, every boundary a
+ *       point without state; -2 Huffman-codes 32 KiB windows and may go on with the table an earlier one
+ *       opened, so a point carries that table's age and a resume replays its windows
+ *       ({@link Go127StoreSegmentEncoder}); the proof records only boundaries where the replay opens the
+ *       encoder's own table.</li>
+ *   <li>Any {@code go} or {@code go127} level above, flushed right before its end (eStargz's members):
+ *       the flush follows all input, so points are the unflushed stream's; the last segment flushes
+ *       before it closes ({@link FlushableSegment}).</li>
  * </ul>
+ * {@code zlib} level 0 and zlib with other than its default memLevel, window or strategy (which no
+ * candidate names) have none.
  */
 public final class RestartableEncoders {
 
