@@ -6,6 +6,7 @@ import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -45,6 +46,7 @@ import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,6 +81,8 @@ class RestartPointPropertyTest {
     private static final EncoderSpec GO_3 = EncoderSpec.of(StandardEncoders.GO, 3);
     /** Python's {@code gzip.compress(compresslevel=1)} and {@code gzip -1}: points where the proof's check found a warm-up holds. */
     private static final EncoderSpec ZLIB_1 = EncoderSpec.of(StandardEncoders.ZLIB, 1);
+    /** zlib's level 0 as a one-shot caller writes it: stored 65535-byte blocks. */
+    private static final EncoderSpec ZLIB_0 = EncoderSpec.of(StandardEncoders.ZLIB, 0);
     private static final EncoderSpec GZIP_1 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 1);
     /** Go 1.8-1.26's stored and Huffman-only levels: every block boundary is a point, with no state values and no history. */
     private static final EncoderSpec GO_0 = EncoderSpec.of(StandardEncoders.GO, 0);
@@ -194,6 +198,27 @@ class RestartPointPropertyTest {
             assertThat(zlib).isEqualTo(EncoderSpec.of(StandardEncoders.ZLIB, level));
             assertThat(assertRestartsExact(blob, zlib)).as("points of %s", zlib).hasSizeGreaterThan(3);
         }
+    }
+
+    /**
+     * zlib's level 0 through the JDK's Deflater in one call (all the input, room for all the output), the
+     * caller the codec reproduces at that level: identified, and a point at every stored block boundary.
+     */
+    @Test
+    void realZlibLevel0LayersGetAPointAtEveryBlockBoundary() throws Exception {
+        byte[] tar = TestInputs.tarOf(Path.of("/usr/share"), 1_000_000);
+        Deflater deflater = new Deflater(0, true);
+        deflater.setInput(tar);
+        deflater.finish();
+        byte[] deflate = new byte[tar.length + tar.length / 1000 + 64];
+        int length = deflater.deflate(deflate);
+        assertThat(deflater.finished()).isTrue();
+        deflater.end();
+        byte[] blob = gzip(Arrays.copyOf(deflate, length), tar);
+        Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+        assertThat(split.members().getFirst().encoder()).isEqualTo(ZLIB_0);
+        assertThat(assertRestartsExact(blob, ZLIB_0)).hasSize((tar.length - 1) / ZlibEncoder.MAX_STORED + 1)
+                .allSatisfy(point -> assertThat(point.state()).isEmpty());
     }
 
     /** GNU gzip 1.12's own deflate at levels 4 to 9 (the {@code gzip} binary: scripts, older tools). */
@@ -417,7 +442,7 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, ZLIB_0, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
                 GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
@@ -440,7 +465,7 @@ class RestartPointPropertyTest {
         }
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(1, 0), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(99), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY, GO127_0)) {
+        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY, GO127_0, ZLIB_0)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
         }
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
@@ -519,7 +544,7 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, ZLIB_0, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
                 GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
@@ -527,7 +552,7 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, ZLIB_0, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
                 GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
@@ -755,7 +780,7 @@ class RestartPointPropertyTest {
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
         Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).flatMap(level -> flushedOrNot(StandardEncoders.GO, level));
-        Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
+        Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(0, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
         Arbitrary<EncoderSpec> go127 = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).flatMap(level -> flushedOrNot(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);

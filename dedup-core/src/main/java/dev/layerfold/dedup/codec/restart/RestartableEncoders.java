@@ -18,6 +18,8 @@ import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.zlib.LazySegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibFlush;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -87,9 +89,10 @@ import java.util.function.Supplier;
  *   <li>Any {@code go} or {@code go127} level above, flushed right before its end (eStargz's members):
  *       the flush follows all input, so points are the unflushed stream's; the last segment flushes
  *       before it closes ({@link FlushableSegment}).</li>
+ *   <li>{@code zlib} level 0, as the codec reproduces it (one deflate() call with all the input and room
+ *       for all the output): 65535-byte stored blocks, every boundary a point without state or history.</li>
  * </ul>
- * {@code zlib} level 0 and zlib with other than its default memLevel, window or strategy (which no
- * candidate names) have none.
+ * zlib with other than its default memLevel, window or strategy (which no candidate names) has none.
  */
 public final class RestartableEncoders {
 
@@ -165,6 +168,7 @@ public final class RestartableEncoders {
                 yield !settings.singleThread() || PigzEncoder.streamResumable(settings) ? Optional.of(settings.blockSize()) : Optional.empty();
             }
             case StandardEncoders.PGZIP -> spec.params().isEmpty() ? Optional.empty() : Optional.of(spec.params().getFirst());
+            case StandardEncoders.ZLIB -> spec.params().isEmpty() && spec.level() == 0 ? Optional.of(ZlibEncoder.MAX_STORED) : Optional.empty();
             default -> Optional.empty();
         };
     }
@@ -267,8 +271,11 @@ public final class RestartableEncoders {
                     + point.inputOffset() + " or " + end);
         }
         CountingOutput counted = new CountingOutput(out);
-        return StandardEncoders.PIGZ.equals(spec.family()) ? pigz(spec, point, end, history, offset, length, counted)
-                : pgzip(spec, point, end, history, offset, length, counted);
+        return switch (spec.family()) {
+            case StandardEncoders.PIGZ -> pigz(spec, point, end, history, offset, length, counted);
+            case StandardEncoders.ZLIB -> zlibStored(point, end, counted);
+            default -> pgzip(spec, point, end, history, offset, length, counted);
+        };
     }
 
     private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
@@ -292,6 +299,31 @@ public final class RestartableEncoders {
             @Override
             public void finish() throws IOException {
                 pigz.finish();
+            }
+        };
+    }
+
+    /**
+     * zlib's level 0 as the codec reproduces it (one deflate() call with all the input and room for all the output):
+     * stored blocks of {@link ZlibEncoder#MAX_STORED} bytes, the last marked final, so a segment is a fresh stream's.
+     */
+    private static SegmentEncoder zlibStored(RestartPoint point, long end, CountingOutput out) {
+        ZlibEncoder zlib = ZlibEncoder.create(out, 0);
+        return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
+            @Override
+            void encode(byte[] data, int off, int len) throws IOException {
+                zlib.write(data, off, len);
+            }
+
+            @Override
+            List<Integer> endBlock() throws IOException {
+                zlib.flush(ZlibFlush.BLOCK);
+                return List.of();
+            }
+
+            @Override
+            public void finish() throws IOException {
+                zlib.finish();
             }
         };
     }

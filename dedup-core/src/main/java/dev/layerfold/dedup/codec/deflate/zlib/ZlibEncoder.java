@@ -32,8 +32,11 @@ import java.util.Objects;
  */
 public final class ZlibEncoder implements DeflateEncoder {
 
-    /** deflate_stored() writes blocks of at most this many bytes straight from the input. */
-    private static final int MAX_STORED = 65535;
+    /**
+     * deflate_stored() writes blocks of at most this many bytes straight from the input: at level 0 every
+     * block but the last holds this many, and nothing else crosses from one to the next.
+     */
+    public static final int MAX_STORED = 65535;
 
     private final DeflateState state;
     /** Level-0 input not yet given to deflate_stored(); see the class comment. */
