@@ -5,11 +5,11 @@ import java.util.Arrays;
 /**
  * Watches the last bytes of a member's deflate stream for what its ending tells of the writer.
  *
- * <p>A stream sync-flushed right before it was closed: the flush's empty stored block leaves the output byte-aligned, so it ends
- * {@code 00 00 ff ff}, and the final empty block the writer closes with follows whole: a stored one
- * from Go up to 1.26 ({@code 01 00 00 ff ff}), a fixed-Huffman one from Go 1.27's klauspost-derived
- * writer ({@code 03 00}). Without the flush, the final block's header shares a byte with the data's
- * last block and no empty stored block precedes it.
+ * <p>A stream sync-flushed right before it was closed: the flush's empty stored block leaves the
+ * output byte-aligned, so it ends {@code 00 00 ff ff}, and the final empty block the writer closes
+ * with follows whole: a stored one from Go up to 1.26 ({@code 01 00 00 ff ff}), a fixed-Huffman one
+ * from Go 1.27's klauspost-derived writer ({@code 03 00}). Without the flush, the final block's header
+ * shares a byte with the data's last block and no empty stored block precedes it.
  *
  * <p>A stream closed with a fixed-Huffman empty block on a byte boundary ({@code 03 00}), after a stored
  * or flushed block: Go 1.27's at level 0, whose stored blocks are Go 1.26's up to that final one.
