@@ -161,6 +161,14 @@ final class DeduplicatedLayers {
     }
 
     /**
+     * The same system files through Go 1.27's level -2 (HuffmanOnly), with Go's header: a Huffman table
+     * may span 32 KiB windows, so each point carries its age and a resume replays those windows.
+     */
+    static byte[] go127HuffmanOnlyLayer(Random random, int megabytes) throws IOException {
+        return gzip(GO_HEADER, systemFilesTar(random, megabytes), out -> KlauspostFlateEncoder.go127(out, -2));
+    }
+
+    /**
      * This machine's system files as eStargz lays them out: a gzip member of Go's level 6 (compress/gzip,
      * as stargz-snapshotter writes it) per 64 KiB of tar, each its own deflate stream.
      */

@@ -63,9 +63,20 @@ class RealProducerLayerTest {
         assertCovered("go-1");
     }
 
+    /**
+     * Go 1.26's levels 0 and -2 (compression level 0, HuffmanOnly): level 0 is Go 1.27's stored blocks
+     * but for the final block, so the member's ending tells the two apart.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, -2})
+    void goStoredAndHuffmanOnlyLayersAreCovered(int level) throws Exception {
+        Tools.run(dir, layergen.toString(), "-level", Integer.toString(level), "-o", "layer.tgz", source.toString());
+        assertCovered("go-" + level);
+    }
+
     /** docker, buildkit, crane built with Go 1.27 or later: Go's klauspost-derived encoder. */
     @ParameterizedTest
-    @ValueSource(ints = {6, 1, 9})
+    @ValueSource(ints = {6, 1, 9, 0, -2})
     void go127LayersAreCovered(int level) throws Exception {
         Tools.run(dir, layergen127().toString(), "-level", Integer.toString(level), "-o", "layer.tgz", source.toString());
         assertCovered("go127-" + level);

@@ -5,6 +5,8 @@ import dev.layerfold.dedup.codec.deflate.golang.GoFlateOracle;
 import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -44,6 +46,7 @@ import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
+import java.util.zip.Deflater;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -60,6 +63,8 @@ class RestartPointPropertyTest {
     private static final SegmentPool POOL = new SegmentPool(THREADS, 2);
     private static final LayerRebuilder PARALLEL = new LayerRebuilder(StandardEncoders.factory(), POOL);
     private static final EncoderSpec PIGZ_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 0);
+    /** pigz -p 1: one zlib stream, points carry zlib's four values. */
+    private static final EncoderSpec PIGZ_ONE_THREAD_6 = EncoderSpec.of(StandardEncoders.PIGZ, 6, 32 * 1024, 0, 1);
     private static final EncoderSpec GO_6 = EncoderSpec.of(StandardEncoders.GO, 6);
     private static final EncoderSpec ZLIB_6 = EncoderSpec.of(StandardEncoders.ZLIB, 6);
     private static final EncoderSpec GZIP_6 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 6);
@@ -76,10 +81,14 @@ class RestartPointPropertyTest {
     private static final EncoderSpec GO_3 = EncoderSpec.of(StandardEncoders.GO, 3);
     /** Python's {@code gzip.compress(compresslevel=1)} and {@code gzip -1}: points where the proof's check found a warm-up holds. */
     private static final EncoderSpec ZLIB_1 = EncoderSpec.of(StandardEncoders.ZLIB, 1);
+    /** zlib's level 0 as a one-shot caller writes it: stored 65535-byte blocks. */
+    private static final EncoderSpec ZLIB_0 = EncoderSpec.of(StandardEncoders.ZLIB, 0);
     private static final EncoderSpec GZIP_1 = EncoderSpec.of(StandardEncoders.GNU_GZIP, 1);
     /** Go 1.8-1.26's stored and Huffman-only levels: every block boundary is a point, with no state values and no history. */
     private static final EncoderSpec GO_0 = EncoderSpec.of(StandardEncoders.GO, 0);
     private static final EncoderSpec GO_HUFFMAN_ONLY = EncoderSpec.of(StandardEncoders.GO, -2);
+    private static final EncoderSpec GO127_0 = EncoderSpec.of(StandardEncoders.GO127, 0);
+    private static final EncoderSpec GO127_HUFFMAN_ONLY = EncoderSpec.of(StandardEncoders.GO127, -2);
 
     @AfterContainer
     static void stopThreads() {
@@ -147,6 +156,24 @@ class RestartPointPropertyTest {
         }
     }
 
+    /**
+     * Real pigz in one thread (-p 1, as on a one-core machine; -6 and -9) over a GNU tar of system
+     * files, split as its one zlib stream: a point at every block boundary asked for. (At these levels
+     * -p 1 usually writes the bytes several threads write, and the identifier, trying several threads
+     * first, then names those; the one-stream spec is named where they differ.)
+     */
+    @Test
+    void realSingleThreadPigzLayersGetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Tools.sh(dir, "mkdir rootfs && cp -r /usr/include/linux rootfs/ && tar --format=gnu --sort=name -C rootfs -cf layer.tar .");
+        long tarSize = Files.size(dir.resolve("layer.tar"));
+        for (int level : new int[] {6, 9}) {
+            Tools.sh(dir, "pigz -p 1 -" + level + " -c layer.tar > layer.tgz");
+            EncoderSpec pigz = EncoderSpec.of(StandardEncoders.PIGZ, level, PigzSettings.DEFAULT_BLOCK_SIZE, 0, 1);
+            assertThat(assertRestartsExact(Files.readAllBytes(dir.resolve("layer.tgz")), pigz)).as("points of %s", pigz)
+                    .hasSize((int) ((tarSize - 1) / RestartableEncoders.spacing(pigz, SPACING).orElseThrow()) + 1);
+        }
+    }
+
     /** Go 1.8-1.26's levels 4 to 9 (docker and buildkit write 6) over a GNU tar of system files. */
     @Test
     void realTarsAtGoLevels4To9GetVerifiedPoints(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
@@ -171,6 +198,27 @@ class RestartPointPropertyTest {
             assertThat(zlib).isEqualTo(EncoderSpec.of(StandardEncoders.ZLIB, level));
             assertThat(assertRestartsExact(blob, zlib)).as("points of %s", zlib).hasSizeGreaterThan(3);
         }
+    }
+
+    /**
+     * zlib's level 0 through the JDK's Deflater in one call (all the input, room for all the output), the
+     * caller the codec reproduces at that level: identified, and a point at every stored block boundary.
+     */
+    @Test
+    void realZlibLevel0LayersGetAPointAtEveryBlockBoundary() throws Exception {
+        byte[] tar = TestInputs.tarOf(Path.of("/usr/share"), 1_000_000);
+        Deflater deflater = new Deflater(0, true);
+        deflater.setInput(tar);
+        deflater.finish();
+        byte[] deflate = new byte[tar.length + tar.length / 1000 + 64];
+        int length = deflater.deflate(deflate);
+        assertThat(deflater.finished()).isTrue();
+        deflater.end();
+        byte[] blob = gzip(Arrays.copyOf(deflate, length), tar);
+        Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+        assertThat(split.members().getFirst().encoder()).isEqualTo(ZLIB_0);
+        assertThat(assertRestartsExact(blob, ZLIB_0)).hasSize((tar.length - 1) / ZlibEncoder.MAX_STORED + 1)
+                .allSatisfy(point -> assertThat(point.state()).isEmpty());
     }
 
     /** GNU gzip 1.12's own deflate at levels 4 to 9 (the {@code gzip} binary: scripts, older tools). */
@@ -321,6 +369,53 @@ class RestartPointPropertyTest {
     }
 
     /**
+     * Go 1.27's levels 0 and -2 over tars of system files, compressed by the real Go 1.27: at 0 every
+     * block boundary is a point, at -2 those where replaying the open table's windows opens it again
+     * (the spacing is two of its 32 KiB windows). Both are identified as Go 1.27's (level 0 by its last
+     * block alone).
+     */
+    @Test
+    @ExtendWith(Go127Available.class)
+    void realGo127LayersAtLevels0AndHuffmanOnlyGetVerifiedPoints() throws Exception {
+        byte[] tar = concat(TestInputs.tarOf(Path.of("/usr/share"), 1_500_000),
+                TestInputs.tarOf(Path.of("/usr/lib"), 1_500_000));
+        var go = GoFlateOracle.release(Go127Available.TOOLCHAIN);
+        for (EncoderSpec spec : List.of(GO127_0, GO127_HUFFMAN_ONLY)) {
+            byte[] blob = gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff}, go.compress(spec.level(), tar), tar);
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            assertThat(split.members().getFirst().encoder()).isEqualTo(spec);
+            List<RestartPoint> points = assertRestartsExact(blob, spec);
+            long spacing = RestartableEncoders.spacing(spec, SPACING).orElseThrow();
+            System.out.printf("%s: %d points in %d spacings of input%n", spec.label(), points.size() - 1, tar.length / spacing);
+            if (spec.equals(GO127_0)) {
+                assertThat(points).hasSize((int) ((tar.length - 1) / spacing) + 1).allSatisfy(point -> assertThat(point.state()).isEmpty());
+            } else {
+                assertThat(points).as("points of %s", spec).hasSizeGreaterThan((int) (tar.length / spacing / 2));
+            }
+        }
+    }
+
+    /**
+     * Go streams flushed right before they were closed (eStargz's members), written by the real Go 1.26
+     * and 1.27, one level per segment encoder kind: identified as flushed, with points where the
+     * unflushed stream has them, and a last segment that flushes, then closes.
+     */
+    @Test
+    @ExtendWith(Go127Available.class)
+    void realGoStreamsFlushedBeforeTheirEndGetVerifiedPoints() throws Exception {
+        byte[] tar = TestInputs.tarOf(Path.of("/usr/share"), 1_000_000);
+        long[] flushAtEnd = {tar.length};
+        for (EncoderSpec spec : List.of(GO_6, GO_1, GO_0, GO127_6, GO127_9, GO127_HUFFMAN_ONLY)) {
+            var go = spec.family().equals(StandardEncoders.GO127) ? GoFlateOracle.release(Go127Available.TOOLCHAIN) : GoFlateOracle.get();
+            byte[] blob = gzip(new byte[] {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, (byte) 0xff}, go.compress(spec.level(), tar, flushAtEnd), tar);
+            EncoderSpec flushed = EncoderSpec.of(spec.family(), spec.level(), StandardEncoders.FLUSHED_BEFORE_FINISH);
+            Recipe split = new LayerSplitter(StandardEncoders.identifier()).split(new ByteArrayInputStream(blob), new MemoryFileStore()).recipe();
+            assertThat(split.members().getFirst().encoder()).isEqualTo(flushed);
+            assertThat(assertRestartsExact(blob, flushed)).as("points of %s", flushed).hasSizeGreaterThan(2);
+        }
+    }
+
+    /**
      * Checks {@code spec}'s points on the layer the real Go writes of {@code tar} (with compress/gzip's
      * header at these levels: no XFL, OS 255), which it returns: one at every block boundary, once
      * there is more than one block.
@@ -347,10 +442,12 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongBitOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, ZLIB_0, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+                GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 8, p.state(), p.segmentSha256()));
         }
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY, GO127_0,
+                GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() + 1, p.state(), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset() - 1, p.state(), p.segmentSha256()));
         }
@@ -359,14 +456,16 @@ class RestartPointPropertyTest {
     @Test
     void aWrongStateValueIsCaught() throws IOException {
         assertDamageCaught(PIGZ_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1, GO_2, GO_3)) {
+        for (EncoderSpec spec : List.of(PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1, GO_2, GO_3)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(3), p.segmentSha256()));
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
         }
-        assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO127_6, GO127_HUFFMAN_ONLY)) {
+            assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
+        }
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(1, 0), p.segmentSha256()));
         assertDamageCaught(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(99), p.segmentSha256()));
-        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(GO_1, GO_0, GO_HUFFMAN_ONLY, GO127_0, ZLIB_0)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(0), p.segmentSha256()));
         }
         assertDamageCaught(GO127_9, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(), List.of(), p.segmentSha256()));
@@ -416,9 +515,11 @@ class RestartPointPropertyTest {
      */
     @Test
     void aWrongGo127TableAgeNeverServesOtherBytes() throws IOException {
-        for (int delta : new int[] {1, -1, 2}) {
-            assertDamageNeverServed(GO127_6, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(),
-                    List.of(Math.max(0, p.state().getFirst() + delta)), p.segmentSha256()));
+        for (EncoderSpec spec : List.of(GO127_6, GO127_HUFFMAN_ONLY)) {
+            for (int delta : new int[] {1, -1, 2}) {
+                assertDamageNeverServed(spec, p -> new RestartPoint(p.inputOffset(), p.outputBitOffset(),
+                        List.of(Math.max(0, p.state().getFirst() + delta)), p.segmentSha256()));
+            }
         }
     }
 
@@ -429,7 +530,7 @@ class RestartPointPropertyTest {
      */
     @Test
     void aWrongStateValueOfABitAlignedPointNeverServesOtherBytes() throws IOException {
-        for (EncoderSpec spec : List.of(GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1)) {
+        for (EncoderSpec spec : List.of(PIGZ_ONE_THREAD_6, GO_6, ZLIB_6, GZIP_6, ZLIB_1, GZIP_1)) {
             for (int value = 0; value < 4; value++) {
                 int damaged = value;
                 assertDamageNeverServed(spec, p -> {
@@ -443,14 +544,16 @@ class RestartPointPropertyTest {
 
     @Test
     void aWrongInputOffsetIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, ZLIB_0, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+                GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> new RestartPoint(p.inputOffset() + 1024, p.outputBitOffset(), p.state(), p.segmentSha256()));
         }
     }
 
     @Test
     void aWrongSegmentDigestIsCaught() throws IOException {
-        for (EncoderSpec spec : List.of(PIGZ_6, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0, GO_HUFFMAN_ONLY)) {
+        for (EncoderSpec spec : List.of(PIGZ_6, PIGZ_ONE_THREAD_6, ZLIB_0, GO_6, ZLIB_6, GZIP_6, GO127_6, GO_1, ZLIB_1, GZIP_1, GO127_9, GO_2, GO_3, GO_0,
+                GO_HUFFMAN_ONLY, GO127_0, GO127_HUFFMAN_ONLY)) {
             assertDamageCaught(spec, p -> {
                 byte[] sha = p.segmentSha256();
                 sha[0] ^= 1;
@@ -675,14 +778,20 @@ class RestartPointPropertyTest {
     @Provide
     Arbitrary<EncoderSpec> restartable() {
         Arbitrary<EncoderSpec> pigz = Arbitraries.integers().between(1, 9).flatMap(level -> Arbitraries.of(32 * 1024, 64 * 1024, 128 * 1024)
-                .flatMap(block -> Arbitraries.of(0, 1).map(independent -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, independent, 0))));
+                .flatMap(block -> Arbitraries.of(0, 1, 2).filter(kind -> kind < 2 || level >= 4)
+                        .map(kind -> EncoderSpec.of(StandardEncoders.PIGZ, level, block, kind == 1 ? 1 : 0, kind == 2 ? 1 : 0))));
         Arbitrary<EncoderSpec> pgzip = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
                 .flatMap(level -> Arbitraries.of(20 * 1024, 64 * 1024, 100 * 1024).map(block -> EncoderSpec.of(StandardEncoders.PGZIP, level, block)));
-        Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO, level));
-        Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
+        Arbitrary<EncoderSpec> go = Arbitraries.of(-2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).flatMap(level -> flushedOrNot(StandardEncoders.GO, level));
+        Arbitrary<EncoderSpec> zlib = Arbitraries.integers().between(0, 9).map(level -> EncoderSpec.of(StandardEncoders.ZLIB, level));
         Arbitrary<EncoderSpec> gzip = Arbitraries.integers().between(1, 9).map(level -> EncoderSpec.of(StandardEncoders.GNU_GZIP, level));
-        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-1, 1, 2, 3, 4, 5, 6, 7, 8, 9).map(level -> EncoderSpec.of(StandardEncoders.GO127, level));
+        Arbitrary<EncoderSpec> go127 = Arbitraries.of(-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9).flatMap(level -> flushedOrNot(StandardEncoders.GO127, level));
         return Arbitraries.oneOf(pigz, pgzip, go, zlib, gzip, go127);
+    }
+
+    /** Go's {@code family} at {@code level}, as written, or flushed right before its end (eStargz's members). */
+    private static Arbitrary<EncoderSpec> flushedOrNot(String family, int level) {
+        return Arbitraries.of(EncoderSpec.of(family, level), EncoderSpec.of(family, level, StandardEncoders.FLUSHED_BEFORE_FINISH));
     }
 
     @Provide

@@ -5,14 +5,14 @@ import java.util.Objects;
 
 /**
  * One segment of a stream whose encoder compresses fixed-size blocks and whose state at a block
- * boundary is rebuilt by a warm-up over the input before it (Go's level 1, Go 1.27's levels 1 to 6).
- * A warm-up does not rebuild every boundary's state, so a segment asked to {@link #verifyBoundaries
+ * boundary is rebuilt by a warm-up over the input before it (Go's level 1, Go 1.27's levels 1 to 6;
+ * Go's and Go 1.27's levels 0 and -2, which need none or a replay). A warm-up does not rebuild every boundary's state, so a segment asked to {@link #verifyBoundaries
  * verify} its boundaries ends only where a segment resumed there from the input before it goes on
  * exactly as this one; each check costs a warm-up, so where they keep failing they are made ever
  * more rarely. A block is compressed when the next input arrives (or at the end), as the encoders'
  * writers do, so a segment's blocks are the original's. Not thread-safe.
  */
-public abstract class VerifiedBlockSegment {
+public abstract class VerifiedBlockSegment implements FlushableSegment {
 
     private final int block;
     private final int history;

@@ -23,6 +23,14 @@ public interface EncoderFactory {
     }
 
     /**
+     * The spec of the encoder that writes what {@code spec} writes up to the final empty block, which it
+     * writes as a fixed-Huffman block, for a member that ends so; empty if this factory has none.
+     */
+    default Optional<EncoderSpec> closedWithFixedBlock(EncoderSpec spec) {
+        return Optional.empty();
+    }
+
+    /**
      * The decompressed input {@code running} must reproduce before it is taken while {@code waiting}
      * still holds candidates that may write the same bytes that far and differ only later (two
      * encoders sharing one deflate, one of them restarting at block boundaries); 0 if none may.

@@ -133,7 +133,7 @@ public final class EncoderIdentifier {
         private final List<EncoderSpec> waiting;
         private final ByteArrayOutputStream replay = new ByteArrayOutputStream();
         private final FirstBlock.Reader firstBlock = new FirstBlock.Reader();
-        private final FlushedEnding ending = new FlushedEnding();
+        private final StreamEnding ending = new StreamEnding();
         /** The layer's members this one belongs to, told the outcome; null for a member alone. */
         private final Members members;
         private final GzipHeader header;
@@ -207,7 +207,7 @@ public final class EncoderIdentifier {
 
         private Identification decide() {
             if (chosenEarly != null) {
-                return new Identification(flushedIfEndingSays(chosenEarly), false, fed, tried);
+                return new Identification(flushedIfEndingSays(closedAsEndingSays(chosenEarly)), false, fed, tried);
             }
             if (!started) {
                 startFirst();
@@ -226,6 +226,14 @@ public final class EncoderIdentifier {
                 }
                 startNext();
             }
+        }
+
+        /**
+         * The twin of {@code spec} that closes its stream with a fixed-Huffman block, if the member ends so and
+         * there is one: a candidate taken early has not seen the end, where alone such twins differ.
+         */
+        private EncoderSpec closedAsEndingSays(EncoderSpec spec) {
+            return ending.closedWithFixedBlock() ? factory.closedWithFixedBlock(spec).orElse(spec) : spec;
         }
 
         /** The flushed variant of {@code spec} if the member ends as a flushed stream does and there is one. */

@@ -161,6 +161,12 @@ public final class StandardEncoders implements EncoderFactory {
         return go && spec.params().isEmpty() ? Optional.of(EncoderSpec.of(spec.family(), spec.level(), FLUSHED_BEFORE_FINISH)) : Optional.empty();
     }
 
+    /** Go 1.27's level 0 is Go 1.26's stored blocks but for its final empty block, a fixed-Huffman one. */
+    @Override
+    public Optional<EncoderSpec> closedWithFixedBlock(EncoderSpec spec) {
+        return spec.family().equals(GO) && spec.level() == 0 ? Optional.of(new EncoderSpec(GO127, 0, spec.params())) : Optional.empty();
+    }
+
     private static List<EncoderSpec> candidates() {
         List<EncoderSpec> list = new ArrayList<>();
         // Go before and since 1.27 side by side, level by level: the header cannot tell them apart.

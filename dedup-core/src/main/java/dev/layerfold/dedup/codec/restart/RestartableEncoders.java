@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec.restart;
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FlushableSegment;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoRestartState;
@@ -11,11 +12,14 @@ import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127LazySegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.klauspost.Go127StoreSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.zlib.LazySegmentEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
+import dev.layerfold.dedup.codec.deflate.zlib.ZlibFlush;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -73,7 +77,22 @@ import java.util.function.Supplier;
  *       carries {@link Go127LazyRestartState}'s eight values, the state where the block that
  *       headed its table began, and a resume encodes the blocks from there again
  *       ({@link Go127LazySegmentEncoder}): {@link #history} covers them.</li>
+ *   <li>{@code pigz} in one thread ({@code -p 1}) at levels 4 to 9: one zlib stream, but every block ends
+ *       with Z_BLOCK and is padded to a byte, which leaves zlib nothing pending; points lie at block
+ *       boundaries, byte aligned, and carry {@link LazyRestartState}'s four values (the last three always
+ *       0, 2, 0), the chains rebuilt from 32 KiB ({@link PigzEncoder#resumeStream}).</li>
+ *   <li>{@code go127} levels 0 and -2: no match search. Level 0 stores 65535-byte windows, every boundary a
+ *       point without state; -2 Huffman-codes 32 KiB windows and may go on with the table an earlier one
+ *       opened, so a point carries that table's age and a resume replays its windows
+ *       ({@link Go127StoreSegmentEncoder}); the proof records only boundaries where the replay opens the
+ *       encoder's own table.</li>
+ *   <li>Any {@code go} or {@code go127} level above, flushed right before its end (eStargz's members):
+ *       the flush follows all input, so points are the unflushed stream's; the last segment flushes
+ *       before it closes ({@link FlushableSegment}).</li>
+ *   <li>{@code zlib} level 0, as the codec reproduces it (one deflate() call with all the input and room
+ *       for all the output): 65535-byte stored blocks, every boundary a point without state or history.</li>
  * </ul>
+ * zlib with other than its default memLevel, window or strategy (which no candidate names) has none.
  */
 public final class RestartableEncoders {
 
@@ -102,6 +121,7 @@ public final class RestartableEncoders {
             return Optional.of(target);
         }
         Optional<Integer> block = go127Level(spec).isPresent() ? Optional.of(Go127SegmentEncoder.BLOCK)
+                : go127Store(spec) ? Optional.of(Go127StoreSegmentEncoder.block(spec.level()))
                 : goFast(spec) || goStore(spec) ? Optional.of(GoFastSegmentEncoder.BLOCK) : blockSize(spec);
         return block.map(size -> Math.max(1, target / size) * size);
     }
@@ -127,6 +147,9 @@ public final class RestartableEncoders {
         if (go127Lazy(spec)) {
             return Go127LazySegmentEncoder.HISTORY;
         }
+        if (go127Store(spec)) {
+            return Go127StoreSegmentEncoder.history(spec.level());
+        }
         return lazyDeflate(spec).isPresent() ? LazySegmentEncoder.history(spec.level()) : HISTORY;
     }
 
@@ -142,38 +165,53 @@ public final class RestartableEncoders {
         return switch (spec.family()) {
             case StandardEncoders.PIGZ -> {
                 PigzSettings settings = StandardEncoders.pigzSettings(spec);
-                yield settings.singleThread() ? Optional.empty() : Optional.of(settings.blockSize());
+                yield !settings.singleThread() || PigzEncoder.streamResumable(settings) ? Optional.of(settings.blockSize()) : Optional.empty();
             }
             case StandardEncoders.PGZIP -> spec.params().isEmpty() ? Optional.empty() : Optional.of(spec.params().getFirst());
+            case StandardEncoders.ZLIB -> spec.params().isEmpty() && spec.level() == 0 ? Optional.of(ZlibEncoder.MAX_STORED) : Optional.empty();
             default -> Optional.empty();
         };
     }
 
-    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (2 to 9), not flushed before its end. */
+    /** Go's level if {@code spec} is Go 1.8-1.26 at a level that resumes (2 to 9), flushed before its end or not. */
     private static Optional<Integer> goLevel(EncoderSpec spec) {
-        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoSegmentEncoder.restartable(spec.level())
+        return StandardEncoders.GO.equals(spec.family()) && goParams(spec) && GoSegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
-    /** Whether {@code spec} is Go 1.8-1.26 at level 1, not flushed before its end. */
+    /** Whether a Go or Go 1.27 {@code spec}'s params are none, or say the stream was flushed right before its end. */
+    private static boolean goParams(EncoderSpec spec) {
+        return spec.params().isEmpty() || flushedBeforeFinish(spec);
+    }
+
+    private static boolean flushedBeforeFinish(EncoderSpec spec) {
+        return spec.params().equals(List.of(StandardEncoders.FLUSHED_BEFORE_FINISH));
+    }
+
+    /** Whether {@code spec} is Go 1.8-1.26 at level 1, flushed before its end or not. */
     private static boolean goFast(EncoderSpec spec) {
-        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoFastSegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO.equals(spec.family()) && goParams(spec) && GoFastSegmentEncoder.restartable(spec.level());
     }
 
-    /** Whether {@code spec} is Go 1.8-1.26 at level 0 or -2, not flushed before its end. */
+    /** Whether {@code spec} is Go 1.8-1.26 at level 0 or -2, flushed before its end or not. */
     private static boolean goStore(EncoderSpec spec) {
-        return StandardEncoders.GO.equals(spec.family()) && spec.params().isEmpty() && GoStoreSegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO.equals(spec.family()) && goParams(spec) && GoStoreSegmentEncoder.restartable(spec.level());
     }
 
-    /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), not flushed before its end. */
+    /** Go 1.27's level if {@code spec} is Go 1.27 at a level that resumes (1 to 6), flushed before its end or not. */
     private static Optional<Integer> go127Level(EncoderSpec spec) {
-        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127SegmentEncoder.restartable(spec.level())
+        return StandardEncoders.GO127.equals(spec.family()) && goParams(spec) && Go127SegmentEncoder.restartable(spec.level())
                 ? Optional.of(spec.level()) : Optional.empty();
     }
 
-    /** Whether {@code spec} is Go 1.27 at a lazy level (7 to 9), not flushed before its end. */
+    /** Whether {@code spec} is Go 1.27 at level 0 or -2, flushed before its end or not. */
+    private static boolean go127Store(EncoderSpec spec) {
+        return StandardEncoders.GO127.equals(spec.family()) && goParams(spec) && Go127StoreSegmentEncoder.restartable(spec.level());
+    }
+
+    /** Whether {@code spec} is Go 1.27 at a lazy level (7 to 9), flushed before its end or not. */
     private static boolean go127Lazy(EncoderSpec spec) {
-        return StandardEncoders.GO127.equals(spec.family()) && spec.params().isEmpty() && Go127LazySegmentEncoder.restartable(spec.level());
+        return StandardEncoders.GO127.equals(spec.family()) && goParams(spec) && Go127LazySegmentEncoder.restartable(spec.level());
     }
 
     /**
@@ -203,23 +241,28 @@ public final class RestartableEncoders {
         if (!restartable(spec)) {
             throw new IllegalArgumentException("encoder " + spec + " has no restart points");
         }
+        boolean flushed = flushedBeforeFinish(spec);
         if (goLevel(spec).isPresent()) {
-            return go(spec.level(), point, end, history, offset, length, out);
+            return go(spec.level(), flushed, point, end, history, offset, length, out);
         }
         Optional<LazySegmentEncoder.Deflate> lazy = lazyDeflate(spec);
         if (lazy.isPresent()) {
             return lazy(lazy.get(), spec.level(), point, end, history, offset, length, out);
         }
         if (goFast(spec) || goStore(spec)) {
-            return goBlocks(spec.level(), point, end, history, offset, length, out);
+            return goBlocks(spec.level(), flushed, point, end, history, offset, length, out);
         }
         if (go127Level(spec).isPresent()) {
-            return go127(spec.level(), point, end, history, offset, length, out);
+            return go127(spec.level(), flushed, point, end, history, offset, length, out);
         }
         if (go127Lazy(spec)) {
-            return go127Lazy(spec.level(), point, end, history, offset, length, out);
+            return go127Lazy(spec.level(), flushed, point, end, history, offset, length, out);
         }
-        if (!point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
+        if (go127Store(spec)) {
+            return go127Store(spec.level(), flushed, point, end, history, offset, length, out);
+        }
+        boolean oneStream = StandardEncoders.PIGZ.equals(spec.family()) && StandardEncoders.pigzSettings(spec).singleThread();
+        if (!oneStream && !point.state().isEmpty() || point.outputBitOffset() % 8 != 0) {
             throw new IllegalArgumentException("a " + spec.family() + " restart point lies on a byte boundary and has no state values");
         }
         int block = blockSize(spec).orElseThrow();
@@ -228,13 +271,19 @@ public final class RestartableEncoders {
                     + point.inputOffset() + " or " + end);
         }
         CountingOutput counted = new CountingOutput(out);
-        return StandardEncoders.PIGZ.equals(spec.family()) ? pigz(spec, point, end, history, offset, length, counted)
-                : pgzip(spec, point, end, history, offset, length, counted);
+        return switch (spec.family()) {
+            case StandardEncoders.PIGZ -> pigz(spec, point, end, history, offset, length, counted);
+            case StandardEncoders.ZLIB -> zlibStored(point, end, counted);
+            default -> pgzip(spec, point, end, history, offset, length, counted);
+        };
     }
 
     private static SegmentEncoder pigz(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, CountingOutput out) {
         PigzSettings settings = StandardEncoders.pigzSettings(spec);
-        PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings) : PigzEncoder.resume(out, settings, history, offset, length);
+        PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(out, settings)
+                : settings.singleThread() ? PigzEncoder.resumeStream(out, settings, LazyRestartState.of(point.inputOffset(), point.state()),
+                        history, offset, length)
+                : PigzEncoder.resume(out, settings, history, offset, length);
         return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
             @Override
             void encode(byte[] data, int off, int len) throws IOException {
@@ -242,13 +291,39 @@ public final class RestartableEncoders {
             }
 
             @Override
-            void endBlock() throws IOException {
+            List<Integer> endBlock() throws IOException {
                 pigz.endBlock();
+                return settings.singleThread() ? pigz.streamBoundary().values() : List.of();
             }
 
             @Override
             public void finish() throws IOException {
                 pigz.finish();
+            }
+        };
+    }
+
+    /**
+     * zlib's level 0 as the codec reproduces it (one deflate() call with all the input and room for all the output):
+     * stored blocks of {@link ZlibEncoder#MAX_STORED} bytes, the last marked final, so a segment is a fresh stream's.
+     */
+    private static SegmentEncoder zlibStored(RestartPoint point, long end, CountingOutput out) {
+        ZlibEncoder zlib = ZlibEncoder.create(out, 0);
+        return new BlockAligned(point.inputOffset(), point.outputBitOffset(), end, out) {
+            @Override
+            void encode(byte[] data, int off, int len) throws IOException {
+                zlib.write(data, off, len);
+            }
+
+            @Override
+            List<Integer> endBlock() throws IOException {
+                zlib.flush(ZlibFlush.BLOCK);
+                return List.of();
+            }
+
+            @Override
+            public void finish() throws IOException {
+                zlib.finish();
             }
         };
     }
@@ -264,7 +339,8 @@ public final class RestartableEncoders {
             }
 
             @Override
-            void endBlock() {
+            List<Integer> endBlock() {
+                return List.of();
             }
 
             @Override
@@ -274,11 +350,11 @@ public final class RestartableEncoders {
         };
     }
 
-    private static SegmentEncoder go(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder go(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         return atBoundaries("Go", () -> fromStart(point)
                 ? GoSegmentEncoder.start(out, level)
                 : GoSegmentEncoder.resume(out, level, point.outputBitOffset(), GoRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length), point, end, history, offset, length);
+                        history, offset, length), point, end, history, offset, length, goFinish(flushed));
     }
 
     private static SegmentEncoder lazy(LazySegmentEncoder.Deflate encoder, int level, RestartPoint point, long end, byte[] history, int offset,
@@ -286,10 +362,10 @@ public final class RestartableEncoders {
         return atBoundaries(encoder.toString(), () -> fromStart(point)
                 ? LazySegmentEncoder.start(encoder, out, level)
                 : LazySegmentEncoder.resume(encoder, out, level, point.outputBitOffset(), LazyRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length), point, end, history, offset, length);
+                        history, offset, length), point, end, history, offset, length, BoundarySegment::finish);
     }
 
-    private static SegmentEncoder go127(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder go127(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         Go127SegmentEncoder go;
         try {
             go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
@@ -298,14 +374,33 @@ public final class RestartableEncoders {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return verified("Go 1.27", go, point, end, history, offset, length, () -> List.of(go.tableAge()));
+        return verified("Go 1.27", go, flushed, point, end, history, offset, length, () -> List.of(go.tableAge()));
     }
 
-    private static SegmentEncoder go127Lazy(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    /** Go 1.27 at level 0 (no state values) or -2 (one: the open table's age in windows). */
+    private static SegmentEncoder go127Store(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+        boolean stored = level == 0;
+        if (stored && !point.state().isEmpty()) {
+            throw new IllegalArgumentException("a Go 1.27 level 0 restart point has no state values, not " + point.state());
+        }
+        Go127StoreSegmentEncoder go;
+        try {
+            go = point.inputOffset() == 0 && point.outputBitOffset() == 0 && point.state().isEmpty()
+                    ? Go127StoreSegmentEncoder.start(out, level)
+                    : Go127StoreSegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset(), stored ? 0 : tableAge(point),
+                            history, offset, length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return verified("Go 1.27 level " + level, go, flushed, point, end, history, offset, length,
+                () -> stored ? List.of() : List.of(go.tableAge()));
+    }
+
+    private static SegmentEncoder go127Lazy(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         return atBoundaries("Go 1.27", () -> fromStart(point)
                 ? Go127LazySegmentEncoder.start(out, level)
                 : Go127LazySegmentEncoder.resume(out, level, point.outputBitOffset(), Go127LazyRestartState.of(point.inputOffset(), point.state()),
-                        history, offset, length), point, end, history, offset, length);
+                        history, offset, length), point, end, history, offset, length, goFinish(flushed));
     }
 
     private static boolean fromStart(RestartPoint point) {
@@ -313,8 +408,23 @@ public final class RestartableEncoders {
     }
 
     /** Opens a segment of a family that records its state at block boundaries; an IOException is its resume's. */
-    private interface BoundarySegmentOpener {
-        BoundarySegment open() throws IOException;
+    private interface BoundarySegmentOpener<S extends BoundarySegment> {
+        S open() throws IOException;
+    }
+
+    /** How a family's last segment ends once the input has. */
+    private interface SegmentFinish<S> {
+        void finish(S segment) throws IOException;
+    }
+
+    /** Go's {@code Close}, after a {@code Flush} if the producer flushed the stream right before its end. */
+    private static <S extends BoundarySegment & FlushableSegment> SegmentFinish<S> goFinish(boolean flushed) {
+        return segment -> {
+            if (flushed) {
+                segment.flush();
+            }
+            segment.finish();
+        };
     }
 
     /**
@@ -322,9 +432,10 @@ public final class RestartableEncoders {
      * where the family checks them) and record the encoder's state there; {@code history[offset..offset+length)}:
      * the input before the point.
      */
-    private static SegmentEncoder atBoundaries(String family, BoundarySegmentOpener opener, RestartPoint point, long end, byte[] history,
-                                               int offset, int length) {
-        BoundarySegment segment;
+    private static <S extends BoundarySegment> SegmentEncoder atBoundaries(String family, BoundarySegmentOpener<S> opener, RestartPoint point,
+                                                                          long end, byte[] history, int offset, int length,
+                                                                          SegmentFinish<S> finishing) {
+        S segment;
         try {
             segment = opener.open();
         } catch (IOException e) {
@@ -361,13 +472,13 @@ public final class RestartableEncoders {
 
             @Override
             public void finish() throws IOException {
-                segment.finish();
+                finishing.finish(segment);
             }
         };
     }
 
     /** Go 1.8-1.26 at level 1, 0 or -2: each block holds one 65535-byte window, and points carry no state values. */
-    private static SegmentEncoder goBlocks(int level, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+    private static SegmentEncoder goBlocks(int level, boolean flushed, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
         String family = "Go level " + level;
         if (!point.state().isEmpty()) {
             throw new IllegalArgumentException("a " + family + " restart point has no state values, not " + point.state());
@@ -378,11 +489,14 @@ public final class RestartableEncoders {
                         : GoFastSegmentEncoder.resume(out, point.outputBitOffset(), point.inputOffset(), history, offset, length)
                 : fromStart ? GoStoreSegmentEncoder.start(out, level)
                         : GoStoreSegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset());
-        return verified(family, go, point, end, history, offset, length, List::of);
+        return verified(family, go, flushed, point, end, history, offset, length, List::of);
     }
 
-    /** A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next point's values. */
-    private static SegmentEncoder verified(String family, VerifiedBlockSegment go, RestartPoint point, long end, byte[] history, int offset,
+    /**
+     * A family whose segments end at the first block boundary past {@code end} that the proof verifies; {@code state}: the next
+     * point's values; {@code flushed}: the producer flushed the stream right before its end.
+     */
+    private static SegmentEncoder verified(String family, VerifiedBlockSegment go, boolean flushed, RestartPoint point, long end, byte[] history, int offset,
                                            int length, Supplier<List<Integer>> state) {
         if (end != Long.MAX_VALUE) {
             go.endAtBlockFrom(end);
@@ -416,6 +530,9 @@ public final class RestartableEncoders {
 
             @Override
             public void finish() throws IOException {
+                if (flushed) {
+                    go.flush();
+                }
                 go.finish();
             }
         };
@@ -444,7 +561,8 @@ public final class RestartableEncoders {
 
         abstract void encode(byte[] data, int offset, int length) throws IOException;
 
-        abstract void endBlock() throws IOException;
+        /** Ends the block under way; returns the state values of the point its end is. */
+        abstract List<Integer> endBlock() throws IOException;
 
         @Override
         public int write(byte[] data, int offset, int length) throws IOException {
@@ -464,8 +582,8 @@ public final class RestartableEncoders {
             if (input != end) {
                 throw new LayerRebuildException("the segment ends at input offset " + end + " but its input stopped at " + input);
             }
-            endBlock();
-            return new Boundary(end, startBit + 8 * out.count(), List.of());
+            List<Integer> state = endBlock();
+            return new Boundary(end, startBit + 8 * out.count(), state);
         }
     }
 }

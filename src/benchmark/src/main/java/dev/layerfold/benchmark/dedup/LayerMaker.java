@@ -94,7 +94,7 @@ final class LayerMaker {
             switch (producer) {
                 case GO_6, GO_1, GO_2, GO_0, GO_HUFFMAN_ONLY -> run(build, layergen.toString(), "-level", producer.label.substring("go-".length()), "-o",
                         blob.toString(), root.toString());
-                case GO127_6, GO127_9 -> run(build, layergenGo127().toString(), "-level", producer == Producer.GO127_6 ? "6" : "9", "-o",
+                case GO127_6, GO127_9, GO127_HUFFMAN_ONLY -> run(build, layergenGo127().toString(), "-level", producer.label.substring("go127-".length()), "-o",
                         blob.toString(), root.toString());
                 case PIGZ_9, PIGZ_6 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | pigz -"
                         + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");

@@ -19,6 +19,8 @@ enum Producer {
     GO127_6("go127-6", "docker on Go 1.27 (Go gzip -6)"),
     /** eStargz and some tools on Go 1.27: its lazy level 9. Only the restart suite measures it. */
     GO127_9("go127-9", "eStargz on Go 1.27 (Go gzip -9)"),
+    /** Go tools on Go 1.27 that ask for gzip.HuffmanOnly: its table may span windows. Only the restart suite measures it. */
+    GO127_HUFFMAN_ONLY("go127--2", "Go 1.27 gzip level -2 (HuffmanOnly)"),
     /** Debian's official images (debuerreotype): GNU tar through {@code pigz -9}. */
     PIGZ_9("pigz-9", "Debian (pigz -9)"),
     /** pigz's default level, {@code pigz -6}. */
@@ -54,12 +56,12 @@ enum Producer {
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
         return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2
-                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == ESTARGZ || zstd();
+                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_HUFFMAN_ONLY || this == ESTARGZ || zstd();
     }
 
     boolean needsGo() {
         return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_6 || this == GO127_9
-                || this == ESTARGZ || zstd();
+                || this == GO127_HUFFMAN_ONLY || this == ESTARGZ || zstd();
     }
 
     /** Whether its layers are zstd (klauspost's Writer, or zstd:chunked's compressor over it), not gzip. */

@@ -44,8 +44,9 @@ public final class RestartBenchmark implements Benchmark {
      * Go 1.27's -6, whose states are rebuilt by a warm-up, and its -9, whose resumes encode the blocks since the open table was
      * headed again, beside pigz's of the same size; GNU gzip -1, zlib -1 (Python's) and Go -2, whose chains are rebuilt by a warm-up
      * and whose points the proof checks, Go's levels 0 and -2 (stored, HuffmanOnly: a point at every block boundary, nothing
-     * to rebuild), and klauspost zstd's default level (podman's), whose points carry match-table patches, at two sizes, and its
-     * SpeedFastest, only when asked for by {@code producers}; eStargz and zstd:chunked, restored in units.
+     * to rebuild), Go 1.27's -2 (a table spanning windows, replayed), and klauspost zstd's default level (podman's), whose
+     * points carry match-table patches, at two sizes, and its SpeedFastest, only when asked for by {@code producers}; eStargz
+     * and zstd:chunked, restored in units.
      */
     private static final List<Layer> LAYERS = List.of(new Layer("pigz-6", Producer.PIGZ_6, 32L << 20), new Layer("go-6", Producer.GO_6, 32L << 20),
             new Layer("go127-6", Producer.GO127_6, 32L << 20), new Layer("go127-9", Producer.GO127_9, 32L << 20),
@@ -53,7 +54,7 @@ public final class RestartBenchmark implements Benchmark {
             new Layer("pigz-6", Producer.PIGZ_6, 100L << 20),
             new Layer("gzip-1", Producer.GNU_GZIP_1, 32L << 20), new Layer("zlib-1", Producer.PYTHON_ZLIB_1, 32L << 20),
             new Layer("go-2", Producer.GO_2, 32L << 20), new Layer("go-0", Producer.GO_0, 32L << 20),
-            new Layer("go--2", Producer.GO_HUFFMAN_ONLY, 32L << 20),
+            new Layer("go--2", Producer.GO_HUFFMAN_ONLY, 32L << 20), new Layer("go127--2", Producer.GO127_HUFFMAN_ONLY, 32L << 20),
             new Layer("estargz-9", Producer.ESTARGZ, 32L << 20), new Layer("zstd-chunked", Producer.ZSTD_CHUNKED, 32L << 20),
             new Layer("zstd-3", Producer.KLAUSPOST_ZSTD_3, 32L << 20), new Layer("zstd-3", Producer.KLAUSPOST_ZSTD_3, 100L << 20),
             new Layer("zstd-1", Producer.KLAUSPOST_ZSTD_1, 32L << 20));

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.golang;
 
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FlushableSegment;
 import dev.layerfold.dedup.codec.deflate.FastRestart;
 
 import java.io.IOException;
@@ -23,7 +24,7 @@ import java.util.Optional;
  * it was cut into writes, so a segment encoded again from the same point writes the same bits.
  * Not thread-safe.
  */
-public final class GoSegmentEncoder implements BoundarySegment {
+public final class GoSegmentEncoder implements BoundarySegment, FlushableSegment {
 
     private final HuffmanBitWriter w;
     private final HashChainCompressor compressor;
@@ -157,6 +158,14 @@ public final class GoSegmentEncoder implements BoundarySegment {
         if (compressor.stopped() == null) {
             throw new IllegalStateException("the segment has not reached its end block");
         }
+        w.flush();
+    }
+
+    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
+    @Override
+    public void flush() throws IOException {
+        compressor.step(true);
+        w.writeStoredHeader(0, false);
         w.flush();
     }
 

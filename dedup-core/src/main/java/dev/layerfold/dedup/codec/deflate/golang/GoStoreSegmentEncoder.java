@@ -8,8 +8,8 @@ import java.io.OutputStream;
  * a block of its own, stored or Huffman-coded from its own literals' counts (or stored where that
  * is not smaller), with no match search, so nothing crosses a block boundary but the bit writer's
  * partial last byte: a segment needs the original's bit offset and no input before its point, and
- * every block boundary is a restart point without state values. A flush would end a block early:
- * flushed streams are another encoder spec, not resumed here. Not thread-safe.
+ * every block boundary is a restart point without state values. A flush mid-stream would end a block
+ * early; one right before the end ({@link #flush}) only changes the last segment. Not thread-safe.
  */
 public final class GoStoreSegmentEncoder extends StoreWindowSegment<StoreWindowCompressor> {
 

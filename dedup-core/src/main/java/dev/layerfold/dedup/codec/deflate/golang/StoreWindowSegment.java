@@ -54,6 +54,14 @@ abstract class StoreWindowSegment<C extends StoreWindowCompressor> extends Verif
         w.flush();
     }
 
+    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
+    @Override
+    public final void flush() throws IOException {
+        compressor.step(true);
+        w.writeStoredHeader(0, false);
+        w.flush();
+    }
+
     /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
     @Override
     public final void finish() throws IOException {

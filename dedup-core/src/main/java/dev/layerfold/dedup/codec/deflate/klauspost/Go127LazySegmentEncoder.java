@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.deflate.klauspost;
 
 import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
+import dev.layerfold.dedup.codec.deflate.FlushableSegment;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 
 import java.io.IOException;
@@ -27,7 +28,7 @@ import java.util.Optional;
  * dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder}'s do, by OR-ing the byte two share.
  * Not thread-safe.
  */
-public final class Go127LazySegmentEncoder implements BoundarySegment {
+public final class Go127LazySegmentEncoder implements BoundarySegment, FlushableSegment {
 
     /** The most input a resume encodes again before its point: the open table's blocks. */
     public static final int MAX_REPLAY = 1 << 20;
@@ -165,6 +166,17 @@ public final class Go127LazySegmentEncoder implements BoundarySegment {
             throw new IllegalStateException("the segment has not reached its end");
         }
         w.writePending();
+    }
+
+    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
+    @Override
+    public void flush() throws IOException {
+        if (replayingTo >= 0) {
+            throw new LayerRebuildException("the input ended before the restart point at " + replayingTo + " was reached again");
+        }
+        compressor.step(true);
+        w.writeStoredHeader(0, false);
+        w.flush();
     }
 
     /** The input ended: writes the last blocks and the final empty block, as Go's {@code Close}. */

@@ -131,6 +131,14 @@ public final class Go127SegmentEncoder extends VerifiedBlockSegment {
         w.writePending();
     }
 
+    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
+    @Override
+    public void flush() throws IOException {
+        compressor.step(true);
+        w.writeStoredHeader(0, false);
+        w.flush();
+    }
+
     /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
     @Override
     public void finish() throws IOException {

@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.deflate.pigz;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
+import dev.layerfold.dedup.codec.deflate.zlib.LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibFlush;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibSettings;
@@ -63,7 +64,8 @@ public final class PigzEncoder implements DeflateEncoder {
      * pigz from the block boundary that follows {@code history} (the input before it; only its last
      * 32 KiB matter): the stream a one-thread-at-a-time pigz run writes from there on, as long as no
      * stale window bytes of the previous block reach the output (see the class comment). Only the
-     * several-threads code path starts every block afresh; a single-thread run is one zlib stream.
+     * several-threads code path starts every block afresh; a single-thread run is one zlib stream,
+     * which {@link #resumeStream} resumes.
      */
     public static PigzEncoder resume(OutputStream sink, PigzSettings settings, byte[] history, int offset, int length) {
         if (settings.singleThread()) {
@@ -76,6 +78,40 @@ public final class PigzEncoder implements DeflateEncoder {
             System.arraycopy(history, offset + length - encoder.dictionaryLength, encoder.dictionary, 0, encoder.dictionaryLength);
         }
         return encoder;
+    }
+
+    /**
+     * pigz in one thread ({@code -p 1}) from the block boundary {@code boundary}, with {@code history}
+     * the input before it (its last 32 KiB at least). single_compress() ends each block with Z_BLOCK
+     * and pads it to a byte, which leaves zlib nothing pending: at a lazy level (4 to 9) the window,
+     * the chains it rebuilds and where the point lies in the window ({@link #streamBoundary}) are all
+     * the stream carries.
+     *
+     * @throws IllegalArgumentException if these settings are not one thread at a lazy level without
+     *                                  {@code --independent}, or the boundary is not one a block ends at
+     */
+    public static PigzEncoder resumeStream(OutputStream sink, PigzSettings settings, LazyRestartState boundary, byte[] history, int offset,
+                                           int length) {
+        if (!streamResumable(settings)) {
+            throw new IllegalArgumentException("only pigz -p 1 at levels 4 to 9 without --independent resumes its one zlib stream, not " + settings);
+        }
+        PigzEncoder encoder = create(sink, settings);
+        encoder.firstBlock = false;
+        encoder.zlib.resumeFlushed(boundary, history, offset, length);
+        return encoder;
+    }
+
+    /** Whether a single-thread run with {@code settings} can be resumed at its block boundaries ({@link #resumeStream}). */
+    public static boolean streamResumable(PigzSettings settings) {
+        return settings.singleThread() && !settings.independent() && settings.level() >= 4;
+    }
+
+    /** Where a single-thread stream stands at the block boundary {@link #endBlock} reached: the next {@link #resumeStream}'s boundary. */
+    public LazyRestartState streamBoundary() {
+        if (!settings.singleThread() || blockLength > 0) {
+            throw new IllegalStateException("only a single-thread pigz stream at a block boundary has a stream boundary");
+        }
+        return zlib.flushedBoundary();
     }
 
     /** Ends the block under way as a block that is not the last: the input stops at a block boundary. */

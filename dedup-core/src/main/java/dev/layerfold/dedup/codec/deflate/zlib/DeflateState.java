@@ -187,6 +187,19 @@ final class DeflateState implements LazyDeflate {
     }
 
     /**
+     * Where a stream that was just flushed to a block boundary stands (all its input taken, nothing
+     * pending): pigz's single-thread blocks end so, before it pads them to a byte.
+     *
+     * @throws IllegalStateException if input is still waiting or a literal is pending
+     */
+    LazyRestartState flushedBoundary() {
+        if (lookahead != 0 || matchAvailable || availIn != 0) {
+            throw new IllegalStateException("the stream was not flushed to a block boundary: " + lookahead + " bytes ahead");
+        }
+        return LazyRestartState.at(windowBase, strstart, false, 0, 0);
+    }
+
+    /**
      * Continues a fresh stream at levels 1 to 3 (default settings, no flushes so far) from a block
      * boundary: deflate_fast runs over the input before the point from empty chains, writing nothing
      * ({@link FastRestart}), and the first block starts where it reaches the point. The window is laid

@@ -32,8 +32,11 @@ import java.util.Objects;
  */
 public final class ZlibEncoder implements DeflateEncoder {
 
-    /** deflate_stored() writes blocks of at most this many bytes straight from the input. */
-    private static final int MAX_STORED = 65535;
+    /**
+     * deflate_stored() writes blocks of at most this many bytes straight from the input: at level 0 every
+     * block but the last holds this many, and nothing else crosses from one to the next.
+     */
+    public static final int MAX_STORED = 65535;
 
     private final DeflateState state;
     /** Level-0 input not yet given to deflate_stored(); see the class comment. */
@@ -132,6 +135,29 @@ public final class ZlibEncoder implements DeflateEncoder {
     /** deflatePrime(): inserts the low {@code bits} (0..16) bits of {@code value} into the output. */
     public void prime(int bits, int value) {
         state.prime(bits, value);
+    }
+
+    /**
+     * Continues this stream (fresh, at a lazy level, 4 to 9) from a block boundary its producer
+     * flushed to (deflate() with Z_BLOCK or Z_SYNC_FLUSH; nothing pending), byte aligned, with
+     * {@code history[offset..offset+length)} the input right before it (its last 32 KiB at least).
+     *
+     * @throws IllegalArgumentException if the state is not one such a flush leaves, or the level is not lazy
+     */
+    public void resumeFlushed(LazyRestartState boundary, byte[] history, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, history.length);
+        if (!LazySegmentEncoder.restartable(state.level()) || LazyRestartState.fastLevel(state.level())) {
+            throw new IllegalArgumentException("only zlib's lazy levels (4 to 9) resume from a flushed boundary, not level " + state.level());
+        }
+        if (boundary.matchAvailable() || boundary.matchLength() != 2 || boundary.matchDistance() != 0) {
+            throw new IllegalArgumentException("a flush leaves nothing pending, not " + boundary);
+        }
+        state.resume(boundary, history, offset, length, 0);
+    }
+
+    /** Where this stream stands after a flush to a block boundary ({@link #flush} with Z_BLOCK or Z_SYNC_FLUSH). */
+    public LazyRestartState flushedBoundary() {
+        return state.flushedBoundary();
     }
 
     private int takeStaged() {
