@@ -1,8 +1,5 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.CountingOutput;
-import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -24,7 +21,7 @@ import java.util.Objects;
  * table entry within reach, the open table), so the points the proof finds hold; the layer's digest
  * still proves them. Not thread-safe.
  */
-public final class Go127SegmentEncoder extends VerifiedBlockSegment {
+public final class Go127SegmentEncoder extends Go127WindowSegment<Compressor.Fast> {
 
     /** The input each block holds: points lie at multiples of it. */
     public static final int BLOCK = HuffmanBitWriter.MAX_STORE_BLOCK_SIZE;
@@ -35,24 +32,16 @@ public final class Go127SegmentEncoder extends VerifiedBlockSegment {
     /** The most input before a point a resume reads: the warm-up, the replayed blocks and the 32 KiB before them. */
     public static final int HISTORY = (MAX_TABLE_AGE + WARM_UP_BLOCKS) * BLOCK + FastEncoder.MAX_MATCH_OFFSET;
 
-    private final int level;
-    private final HuffmanBitWriter w;
-    private final Compressor.Fast compressor;
-    private CountingOutput out;
-    private final long startBit;
-    /** Blocks since the open table was headed; 0 with none open. */
-    private int age;
-
     private Go127SegmentEncoder(OutputStream sink, int level, long startBit, long blockStart) {
-        super(BLOCK, HISTORY, blockStart);
+        super(sink, effective(level), startBit, blockStart, BLOCK, HISTORY, 7, w -> new Compressor.Fast(w, effective(level), FlateRelease.GO_1_27));
+    }
+
+    /** The level Go 1.27 runs for {@code level}: 6 for the default. */
+    private static int effective(int level) {
         if (!restartable(level)) {
             throw new IllegalArgumentException("Go 1.27's level " + level + " has no restart points (levels 1 to 6 have)");
         }
-        this.level = level == -1 ? 6 : level;
-        this.out = new CountingOutput(Objects.requireNonNull(sink, "sink"));
-        this.w = new HuffmanBitWriter(out, 7, FlateRelease.GO_1_27);
-        this.compressor = new Compressor.Fast(w, this.level, FlateRelease.GO_1_27);
-        this.startBit = startBit;
+        return level == -1 ? 6 : level;
     }
 
     /** Whether Go 1.27's {@code level} can be encoded in segments: its block-wise levels 1 to 6 (and the default). */
@@ -107,66 +96,13 @@ public final class Go127SegmentEncoder extends VerifiedBlockSegment {
             throw new IllegalArgumentException("the blocks before input offset " + input + " leave a table of age " + segment.age
                     + ", not the restart point's " + age);
         }
-        segment.out = new CountingOutput(Objects.requireNonNull(out, "out"));
-        segment.w.continueAt(segment.out, (int) (startBit & 7));
+        segment.continueTo(out);
         return segment;
     }
 
     /** The next point's state value: blocks since the open table was headed (0: none open), 1 past {@link #MAX_TABLE_AGE}. */
     public int tableAge() {
         return age <= MAX_TABLE_AGE ? age : 1;
-    }
-
-    @Override
-    public long bitPosition() {
-        return startBit - (startBit & 7) + 8 * out.count() + w.pendingBits();
-    }
-
-    /** Writes the segment's last bytes, the partial last one padded with zero bits, leaving the table open; for a segment that stopped. */
-    @Override
-    public void endSegment() throws IOException {
-        if (!stopped()) {
-            throw new IllegalStateException("the segment has not reached its end block");
-        }
-        w.writePending();
-    }
-
-    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
-    @Override
-    public void flush() throws IOException {
-        compressor.step(true);
-        w.writeStoredHeader(0, false);
-        w.flush();
-    }
-
-    /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
-    @Override
-    public void finish() throws IOException {
-        compressor.step(true);
-        w.writeStoredHeader(0, true);
-        w.flush();
-    }
-
-    @Override
-    protected boolean blockFull() {
-        return compressor.full();
-    }
-
-    @Override
-    protected int fillBlock(byte[] data, int offset, int length) {
-        return compressor.fill(data, offset, length);
-    }
-
-    @Override
-    protected int blockFilled() {
-        return compressor.windowEnd;
-    }
-
-    @Override
-    protected void compressBlock() throws IOException {
-        int opened = w.tablesOpened();
-        compressor.step(false);
-        age = !w.tableOpen() ? 0 : w.tablesOpened() != opened ? 1 : age + 1;
     }
 
     @Override

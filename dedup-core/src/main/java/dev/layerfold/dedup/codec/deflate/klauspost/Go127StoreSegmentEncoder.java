@@ -1,8 +1,5 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.CountingOutput;
-import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Objects;
@@ -21,29 +18,16 @@ import java.util.Objects;
  * the replay rebuilds the encoder's own open table ({@link #verifyBoundaries}). A flush mid-stream would
  * end a block early; one right before the end ({@link #flush}) only changes the last segment. Not thread-safe.
  */
-public final class Go127StoreSegmentEncoder extends VerifiedBlockSegment {
+public final class Go127StoreSegmentEncoder extends Go127WindowSegment<Compressor.Blockwise> {
 
     /** The most windows since the open table was opened that a resume replays. */
     public static final int MAX_TABLE_AGE = 32;
     private static final int HUFFMAN_ONLY = -2;
     private static final int HUFFMAN_BLOCK = 32 << 10;
 
-    private final int level;
-    private final HuffmanBitWriter w;
-    private final Compressor.Blockwise compressor;
-    private CountingOutput out;
-    private final long startBit;
-    /** Windows since the open table was opened; 0 with none open. */
-    private int age;
-
     private Go127StoreSegmentEncoder(OutputStream sink, int level, long startBit, long blockStart) {
-        super(block(level), history(level), blockStart);
-        this.level = level;
-        this.out = new CountingOutput(Objects.requireNonNull(sink, "sink"));
-        // The table penalties KlauspostFlateEncoder gives these levels.
-        this.w = new HuffmanBitWriter(out, level == 0 ? 0 : 10, FlateRelease.GO_1_27);
-        this.compressor = level == 0 ? new Compressor.Store(w) : new Compressor.HuffmanOnly(w);
-        this.startBit = startBit;
+        super(sink, level, startBit, blockStart, block(level), history(level), level == 0 ? 0 : 10,
+                level == 0 ? Compressor.Store::new : Compressor.HuffmanOnly::new);
     }
 
     /** Whether Go 1.27's {@code level} is one this encodes in segments: 0 or -2 (HuffmanOnly). */
@@ -91,66 +75,13 @@ public final class Go127StoreSegmentEncoder extends VerifiedBlockSegment {
             throw new IllegalArgumentException("the windows before input offset " + input + " leave a table of age " + segment.age
                     + ", not the restart point's " + age);
         }
-        segment.out = new CountingOutput(Objects.requireNonNull(out, "out"));
-        segment.w.continueAt(segment.out, (int) (startBit & 7));
+        segment.continueTo(out);
         return segment;
     }
 
     /** The next point's state value: windows since the open table was opened (0: none open, and always at level 0). */
     public int tableAge() {
         return age;
-    }
-
-    @Override
-    public long bitPosition() {
-        return startBit - (startBit & 7) + 8 * out.count() + w.pendingBits();
-    }
-
-    /** Writes the segment's last bytes, the partial last one padded with zero bits, leaving the table open; for a segment that stopped. */
-    @Override
-    public void endSegment() throws IOException {
-        if (!stopped()) {
-            throw new IllegalStateException("the segment has not reached its end block");
-        }
-        w.writePending();
-    }
-
-    /** Go's {@code Writer.Flush}, for the last segment of a stream flushed before its end. */
-    @Override
-    public void flush() throws IOException {
-        compressor.step(true);
-        w.writeStoredHeader(0, false);
-        w.flush();
-    }
-
-    /** The input ended: writes the last block and the final empty one, as Go's {@code Close}. */
-    @Override
-    public void finish() throws IOException {
-        compressor.step(true);
-        w.writeStoredHeader(0, true);
-        w.flush();
-    }
-
-    @Override
-    protected boolean blockFull() {
-        return compressor.full();
-    }
-
-    @Override
-    protected int fillBlock(byte[] data, int offset, int length) {
-        return compressor.fill(data, offset, length);
-    }
-
-    @Override
-    protected int blockFilled() {
-        return compressor.windowEnd;
-    }
-
-    @Override
-    protected void compressBlock() throws IOException {
-        int opened = w.tablesOpened();
-        compressor.step(false);
-        age = !w.tableOpen() ? 0 : w.tablesOpened() != opened ? 1 : age + 1;
     }
 
     /** Level 0 keeps nothing; at -2 a boundary holds where replaying its table's windows opens the same table, no older than a resume replays. */
