@@ -1,96 +1,21 @@
 package dev.layerfold.restore;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.layerfold.dedup.codec.LayerRebuilder;
-import dev.layerfold.dedup.codec.identify.StandardEncoders;
-import dev.layerfold.dedup.codec.recipe.Recipe;
-import dev.layerfold.dedup.codec.restart.SegmentPool;
-import dev.layerfold.dedup.store.StoredFiles;
-import dev.layerfold.storage.Digest;
-import dev.layerfold.storage.dedup.LayerState;
-import dev.layerfold.storage.embedded.SqliteMetadataStore;
-import dev.layerfold.storage.filesystem.FilesystemBlobStore;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Restores of an eStargz-like layer (a gzip member of Go's level 6 per 64 KiB of tar), deduplicated by
- * the real pipeline: its units of whole members encoded on two threads, and a Range from the unit before it.
+ * The same restores of an eStargz-like layer (a gzip member of Go's level 6 per 64 KiB of tar): its
+ * units of whole members, each with the digest of its bytes, stand for restart points.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class IndependentUnitsRestoreTest {
+class IndependentUnitsRestoreTest extends ParallelRestoreTest {
 
-    private FilesystemBlobStore blobs;
-    private SqliteMetadataStore metadata;
-    private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
-    private final ExecutorService encoders = Executors.newFixedThreadPool(2);
-    private final ExecutorService fetchers = Executors.newFixedThreadPool(4);
-    private LayerRestorer restorer;
-    private byte[] layer;
-
-    @BeforeAll
-    void deduplicateOneLayer(@TempDir Path dir) throws IOException {
-        blobs = new FilesystemBlobStore(dir.resolve("data"));
-        metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
-        restorer = new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, 2)),
-                encoders, fetchers, dir.resolve("spool"), metrics);
-        layer = DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"),
-                layerOf(new Random(5), 10));
-    }
-
-    /** A layer of about {@code megabytes} MB of tar in many independent members or frames. */
+    @Override
     byte[] layerOf(Random random, int megabytes) throws IOException {
         return DeduplicatedLayers.multiMemberGoLayer(random, megabytes);
     }
 
-    @AfterAll
-    void close() {
-        encoders.shutdownNow();
-        fetchers.shutdownNow();
-        metadata.close();
-    }
-
-    @Test
-    void thePipelineRecordedVerifiedUnitPoints() throws IOException {
-        var state = (LayerState.Deduplicated) metadata.dedupIndex().layer(Digest.sha256(layer)).orElseThrow();
-        Recipe recipe = new StoredFiles(blobs).record(state.record()).recipe();
-        assertThat(recipe.units()).as("a unit every 4 MiB of 10 MiB").hasSizeGreaterThanOrEqualTo(3);
-    }
-
-    @Test
-    void aLayerWithUnitPointsRestoresExactlyInUnits() throws IOException {
-        try (InputStream in = restorer.open(Digest.sha256(layer), 0, -1).orElseThrow()) {
-            assertThat(in.readAllBytes()).isEqualTo(layer);
-        }
-    }
-
-    @Test
-    void aRangeNearTheEndIsRebuiltFromTheUnitBeforeIt() throws IOException {
-        double before = metrics.counter("layerfold.restore.resumed").count();
-        int from = layer.length - (1 << 20);
-        try (InputStream in = restorer.openFromRestartPoint(Digest.sha256(layer), from, -1).orElseThrow()) {
-            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(layer, from, layer.length));
-        }
-        try (InputStream in = restorer.openFromRestartPoint(Digest.sha256(layer), from + 1000, 5000).orElseThrow()) {
-            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(layer, from + 1000, from + 6000));
-        }
-        assertThat(metrics.counter("layerfold.restore.resumed").count() - before).isEqualTo(2);
-    }
-
-    @Test
-    void aRangeInTheFirstUnitHasNoUnitToStartAt() throws IOException {
-        assertThat(restorer.openFromRestartPoint(Digest.sha256(layer), 100, -1)).isEmpty();
+    @Override
+    int recordedRestartPoints() throws IOException {
+        return recordedRecipe().units().size();
     }
 }
