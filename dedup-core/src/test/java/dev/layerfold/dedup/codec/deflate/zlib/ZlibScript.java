@@ -127,6 +127,10 @@ final class ZlibScript {
                         n = Math.min(chunk, d.data().length - i);
                         encoder.write(d.data(), i, n);
                     }
+                    if (d.data().length == 0 && d.flush() == ZlibFlush.NO_FLUSH) {
+                        // Still one deflate() call: it becomes zlib's last_flush, so a sync flush after it is written again.
+                        encoder.write(d.data(), 0, 0);
+                    }
                     if (d.flush() != ZlibFlush.NO_FLUSH) {
                         encoder.flush(d.flush());
                     }
