@@ -1,15 +1,13 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
 import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.VerifyingOutput;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
 
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +37,8 @@ public final class KlauspostFrameProver implements ZstdEncoder {
     private final long spacing;
     private final int warmUp;
     private final long contentSize;
-    private final SegmentOutput out;
+    /** The frame's bytes as they go out: counted, and the digest of the piece under way. */
+    private final VerifyingOutput out;
     private final XxHash64 checksum = new XxHash64();
     /** The input received last: at least the window's worth before the next candidate point. */
     private final byte[] recent;
@@ -63,7 +62,7 @@ public final class KlauspostFrameProver implements ZstdEncoder {
         this.contentSize = contentSize;
         this.spacing = spacing;
         this.warmUp = warmUp;
-        this.out = new SegmentOutput(sink);
+        this.out = new VerifyingOutput(sink);
         this.recent = new byte[2 * settings.windowSize() + CHUNK];
         piece = new Piece(KlauspostZstdEncoder.restartSegment(settings, 0, new byte[0], warmUp, recent, 0, 0, out), null, new byte[0], 0, 0);
         nextPoint = pointAfter(0);
@@ -166,7 +165,7 @@ public final class KlauspostFrameProver implements ZstdEncoder {
         }
         long[][] writers = piece.patcher() == null ? SlotPatcher.tablesOf(piece.encoder().matcher) : piece.patcher().writersTables();
         endPiece();
-        piece = new Piece(encoder, new SlotPatcher(encoder.matcher, writers), entropyState, point, out.count);
+        piece = new Piece(encoder, new SlotPatcher(encoder.matcher, writers), entropyState, point, out.size());
         nextPoint = pointAfter(point);
     }
 
@@ -176,7 +175,7 @@ public final class KlauspostFrameProver implements ZstdEncoder {
             patch = piece.patcher().patch(piece.entropyState());
             piece.patcher().detach();
         }
-        candidates.add(new ZstdRestartPoint(piece.start(), piece.output(), patch, out.segmentDigest()));
+        candidates.add(new ZstdRestartPoint(piece.start(), piece.output(), patch, out.sha256SinceLast()));
     }
 
     /** The first block boundary {@link #spacing} or more past {@code point} with content after it; none past the frame's end. */
@@ -196,36 +195,5 @@ public final class KlauspostFrameProver implements ZstdEncoder {
         }
         System.arraycopy(data, offset, recent, recentLength, n);
         recentLength += n;
-    }
-
-    /** The frame's bytes as they go out: counted, and the digest of the piece under way. */
-    private static final class SegmentOutput extends FilterOutputStream {
-        private final MessageDigest sha256;
-        private long count;
-
-        SegmentOutput(OutputStream out) {
-            super(out);
-            try {
-                sha256 = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] data, int offset, int length) throws IOException {
-            sha256.update(data, offset, length);
-            out.write(data, offset, length);
-            count += length;
-        }
-
-        byte[] segmentDigest() {
-            return sha256.digest();
-        }
     }
 }
