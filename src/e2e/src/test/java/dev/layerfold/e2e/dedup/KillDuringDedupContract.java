@@ -57,6 +57,7 @@ abstract class KillDuringDedupContract {
     /** Where a worker spools the layer it is splitting, and where restores spool the layers they rebuild. */
     private static final String SCRATCH = "scratch/dedup";
     private static final String RESTORE_SCRATCH = "scratch/restore";
+    private static final Duration IDLE_WITHIN = Duration.ofSeconds(30);
 
     private final ImageClients clients = new ImageClients();
     private LayerfoldNodes nodes;
@@ -105,6 +106,25 @@ abstract class KillDuringDedupContract {
         }
     }
 
+    /**
+     * The files left in a scratch directory once nothing writes there. The dedup backlog has settled,
+     * but the predictor may still be rebuilding a layer just pulled into its disk tier, through a
+     * restore spool file that goes when that rebuild ends: so the directory gets a few seconds to empty.
+     */
+    private static List<Path> filesOnceIdle(Path scratch) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + IDLE_WITHIN.toNanos();
+        while (true) {
+            List<Path> left;
+            try (Stream<Path> files = Files.list(scratch)) {
+                left = files.toList();
+            }
+            if (left.isEmpty() || System.nanoTime() > deadline) {
+                return left;
+            }
+            Thread.sleep(200);
+        }
+    }
+
     /** One kill: which node, how long after its layer's spool appeared, and the scratch files it left. */
     private record Kill(int node, long delayMillis, List<Path> leftovers) {
     }
@@ -138,9 +158,7 @@ abstract class KillDuringDedupContract {
         assertThat(totals.uniqueFiles()).as("each distinct file stored once").isEqualTo(set.uniqueFiles().size());
         for (LayerfoldNode node : nodes) {
             for (String scratch : List.of(SCRATCH, RESTORE_SCRATCH)) {
-                try (Stream<Path> left = Files.list(node.process().dataDir().resolve(scratch))) {
-                    assertThat(left).as("files in %s once settled", scratch).isEmpty();
-                }
+                assertThat(filesOnceIdle(node.process().dataDir().resolve(scratch))).as("files in %s once settled", scratch).isEmpty();
             }
         }
         for (Image image : set.images()) {
