@@ -49,7 +49,8 @@ public interface BlobStore {
     /**
      * The local file holding a published blob's bytes, for stores that keep blobs as files, so that the
      * web server can send it with the kernel's sendfile. Empty means: serve the bytes through
-     * {@link #open}. The file holds exactly the blob's bytes, but may be removed when the blob is deleted.
+     * {@link #open}. The file holds exactly the blob's bytes and can still be opened for a while after
+     * the blob is deleted: the web server opens it after the request's handler returns.
      */
     default Optional<Path> localFile(Digest digest) throws IOException {
         return Optional.empty();

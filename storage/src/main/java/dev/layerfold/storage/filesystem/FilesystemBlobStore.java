@@ -15,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +26,8 @@ import java.util.Optional;
  * Blobs as files on a local (or shared POSIX) file system.
  *
  * <p>Layout under the root: {@code blobs/<algorithm>/<first two hex>/<hex>} for published blobs and
- * {@code uploads/<upload id>} for uploads in progress. Nothing is ever written inside {@code blobs}
+ * {@code uploads/<upload id>} for uploads in progress; {@code sendfile/} holds short-lived links to blobs
+ * being sent (see {@link SendfileLinks}). Nothing is ever written inside {@code blobs}
  * except by an atomic rename of a complete, fsynced upload, so a crash at any moment leaves either
  * the upload or the whole blob, never a partial blob. Readers hold their own file descriptor, so a
  * blob deleted or replaced by an identical copy mid-read keeps streaming the bytes it started with.
@@ -44,16 +46,28 @@ public final class FilesystemBlobStore implements BlobStore {
      */
     private static final int FIRST_WRITE_BUFFER_SIZE = 4 * 1024;
 
+    /**
+     * How long a file handed out for sendfile stays valid after its blob is deleted: Tomcat opens it
+     * within microseconds of the handler returning, so a minute covers any pause of the process.
+     */
+    private static final Duration SENDFILE_LINK_LIFETIME = Duration.ofMinutes(1);
+
     private final Path blobs;
     private final Path uploads;
+    private final SendfileLinks sendfileLinks;
 
     /** Opens the store under {@code root}, creating the directory layout if it is missing. */
     public FilesystemBlobStore(Path root) throws IOException {
+        this(root, SENDFILE_LINK_LIFETIME);
+    }
+
+    FilesystemBlobStore(Path root, Duration sendfileLinkLifetime) throws IOException {
         Path absoluteRoot = root.toAbsolutePath();
         this.blobs = absoluteRoot.resolve("blobs");
         this.uploads = absoluteRoot.resolve("uploads");
         createDirectoriesDurably(blobs);
         createDirectoriesDurably(uploads);
+        this.sendfileLinks = new SendfileLinks(absoluteRoot.resolve("sendfile"), sendfileLinkLifetime);
     }
 
     @Override
@@ -86,11 +100,14 @@ public final class FilesystemBlobStore implements BlobStore {
         }
     }
 
-    /** Blobs are never written in place, so the file holds exactly the published bytes. */
+    /**
+     * A link to the blob, not the blob's own path, so that a delete before the web server opens it
+     * costs nothing (see {@link SendfileLinks}). Blobs are never written in place, so it holds exactly
+     * the published bytes.
+     */
     @Override
-    public Optional<Path> localFile(Digest digest) {
-        Path blob = blobPath(digest);
-        return Files.isRegularFile(blob) ? Optional.of(blob) : Optional.empty();
+    public Optional<Path> localFile(Digest digest) throws IOException {
+        return sendfileLinks.link(blobPath(digest));
     }
 
     @Override

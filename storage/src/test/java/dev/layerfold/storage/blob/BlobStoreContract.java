@@ -8,6 +8,8 @@ import dev.layerfold.storage.Digest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -194,6 +196,21 @@ public abstract class BlobStoreContract {
         assertThat(store.size(digest)).isEmpty();
         assertThat(store.open(digest, 0, -1)).isEmpty();
         assertThat(store.delete(digest)).isFalse();
+    }
+
+    /** A web server opens a local file after the handler that asked for it returns: a delete in between must not leave it nothing to send. */
+    @Test
+    void aLocalFileHandedOutStaysReadableAfterItsBlobIsDeleted() throws Exception {
+        byte[] data = "being sent while a dedup worker thins it".getBytes(UTF_8);
+        Digest digest = publish(data);
+        Optional<Path> file = store.localFile(digest);
+
+        store.delete(digest);
+
+        if (file.isPresent()) {
+            assertThat(Files.readAllBytes(file.get())).isEqualTo(data);
+        }
+        assertThat(store.localFile(digest)).isEmpty();
     }
 
     @Test

@@ -56,6 +56,38 @@ class FilesystemBlobStoreTest extends BlobStoreContract {
     }
 
     @Test
+    void aSendfileLinkGoesAfterItsLifetimeAndReleasesADeletedBlob() throws Exception {
+        FilesystemBlobStore shortLived = new FilesystemBlobStore(root, Duration.ofMillis(200));
+        Digest digest = publish("thinned while sent".getBytes(UTF_8));
+        Path link = shortLived.localFile(digest).orElseThrow();
+        shortLived.delete(digest);
+
+        assertThat(link).hasContent("thinned while sent");
+        waitUntilGone(link);
+    }
+
+    @Test
+    void linksLeftByADeadProcessAreRemovedByTheNextStoreOnTheDirectory() throws Exception {
+        Digest digest = publish("left behind".getBytes(UTF_8));
+        Path sendfile = root.resolve("sendfile");
+        Path stale = sendfile.resolve((System.currentTimeMillis() - Duration.ofHours(1).toMillis()) + "-dead");
+        Files.createLink(stale, root.resolve("blobs/sha256").resolve(digest.hex().substring(0, 2)).resolve(digest.hex()));
+
+        new FilesystemBlobStore(root);
+
+        waitUntilGone(stale);
+        assertThat(store.size(digest)).as("the blob itself").isPresent();
+    }
+
+    private static void waitUntilGone(Path file) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (Files.exists(file) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(file).doesNotExist();
+    }
+
+    @Test
     void blobsAcknowledgedBeforeAKillDashNineAreWholeAndNoPartialBlobIsVisible() throws Exception {
         Path killed = root.resolve("killed");
 
