@@ -3,7 +3,10 @@ package dev.layerfold.dedup.codec.restart;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
 
 /**
  * Encodes a stream with restart points on a {@link SegmentPool}: the input, as it arrives, is cut at
@@ -22,19 +25,34 @@ public abstract class ParallelSegments<E> {
     record Segment(int index, byte[] buffer, int historyLength, int inputLength, boolean last) {
     }
 
+    /** Input received, by reference: a segment's own input, or a write's before the first point; immutable once here. */
+    private record Received(long start, byte[] bytes, int offset, int length) {
+        long end() {
+            return start + length;
+        }
+    }
+
     private final long[] points;
     private final long size;
     private final InOrderSegments<E> inFlight;
     private final int lookahead;
     private final String stream;
     private int next;
+    /**
+     * The segment under way: room for its history, which its encoding task copies in, then its input
+     * and lookahead, which this thread writes from {@link #historyLength} on.
+     */
     private byte[] buffer;
-    /** The input offset of {@code buffer[0]}. */
-    private long bufferStart;
+    private int historyLength;
     private int filled;
-    /** The input received before the segment under way starts, from input offset {@link #carriedFrom}: the history and lookahead it shares. */
-    private byte[] carried;
-    private long carriedFrom;
+    /**
+     * The input received that the next segments' histories and lookahead may need, oldest first: held
+     * by reference, so that the restore's thread copies each byte once, into its own segment, and the
+     * pool threads copy the histories (megabytes for a zstd frame's window, against kilobytes of input).
+     */
+    private final Deque<Received> received = new ArrayDeque<>();
+    /** The input offset up to which input was received. */
+    private long receivedEnd;
     /** The index of the next segment to go out. */
     private int emitted;
 
@@ -57,8 +75,7 @@ public abstract class ParallelSegments<E> {
         this.emitted = first;
         this.lookahead = lookahead;
         this.stream = stream;
-        this.carried = new byte[0];
-        this.carriedFrom = firstInputStart;
+        this.receivedEnd = firstInputStart;
     }
 
     /** Where the input segment {@code index} needs starts: its point, less the history its rebuilt state reads. */
@@ -78,9 +95,9 @@ public abstract class ParallelSegments<E> {
                 }
                 if (!startSegment()) {
                     // Still reading the history before the first point.
-                    int n = (int) Math.min(length, points[next] - carriedFrom - carried.length);
-                    carried = Arrays.copyOf(carried, carried.length + n);
-                    System.arraycopy(data, offset, carried, carried.length - n, n);
+                    int n = (int) Math.min(length, points[next] - receivedEnd);
+                    received.add(new Received(receivedEnd, Arrays.copyOfRange(data, offset, offset + n), 0, n));
+                    receivedEnd += n;
                     offset += n;
                     length -= n;
                     continue;
@@ -114,20 +131,22 @@ public abstract class ParallelSegments<E> {
     }
 
     /**
-     * Starts the next segment's buffer with the input already received that it needs; false (and no
-     * buffer) while the history before the first point is not all received.
+     * Starts the next segment's buffer with the input already received past its point (the segment
+     * before looked ahead at it); false (and no buffer) while the history before the first point is
+     * not all received.
      */
     private boolean startSegment() throws IOException {
-        bufferStart = inputStart(next);
-        if (carriedFrom + carried.length < points[next]) {
+        if (receivedEnd < points[next]) {
             return false;
         }
         inFlight.reserve();
+        long bufferStart = inputStart(next);
         long end = next + 1 < points.length ? Math.min(points[next + 1] + lookahead, size) : size;
+        historyLength = Math.toIntExact(points[next] - bufferStart);
         buffer = new byte[Math.toIntExact(end - bufferStart)];
-        int from = Math.toIntExact(bufferStart - carriedFrom);
-        filled = Math.min(carried.length - from, buffer.length);
-        System.arraycopy(carried, from, buffer, 0, filled);
+        int lookedAhead = Math.toIntExact(Math.min(receivedEnd, end) - points[next]);
+        copy(received, points[next], buffer, historyLength, lookedAhead);
+        filled = historyLength + lookedAhead;
         return true;
     }
 
@@ -144,13 +163,37 @@ public abstract class ParallelSegments<E> {
     private void submit() throws IOException {
         boolean last = next + 1 == points.length;
         long end = last ? size : points[next + 1];
-        int historyLength = (int) (points[next] - bufferStart);
-        Segment segment = new Segment(next, buffer, historyLength, (int) (end - points[next]), last);
-        // Encoders only read their buffer: the next segment copies what it shares from this one.
-        carried = buffer;
-        carriedFrom = bufferStart;
+        long point = points[next];
+        byte[] segmentBuffer = buffer;
+        int history = historyLength;
+        // The history, by reference to input that no one writes any more; the task copies it in.
+        List<Received> before = received.stream().filter(r -> r.end() > point - history && r.start() < point).toList();
+        Segment segment = new Segment(next, segmentBuffer, history, (int) (end - point), last);
+        received.add(new Received(point, segmentBuffer, history, segmentBuffer.length - history));
+        receivedEnd = point + segmentBuffer.length - history;
         buffer = null;
         next++;
-        inFlight.submit(() -> encode(segment));
+        if (next < points.length) {
+            long needed = Math.min(inputStart(next), points[next]);
+            while (!received.isEmpty() && received.peekFirst().end() <= needed) {
+                received.removeFirst();
+            }
+        }
+        inFlight.submit(() -> {
+            copy(before, point - history, segmentBuffer, 0, history);
+            return encode(segment);
+        });
+    }
+
+    /** Copies into {@code to} at {@code at} the {@code length} bytes of input from offset {@code from} on that {@code parts} hold. */
+    private static void copy(Iterable<Received> parts, long from, byte[] to, int at, int length) {
+        long end = from + length;
+        for (Received r : parts) {
+            long start = Math.max(from, r.start());
+            long stop = Math.min(end, r.end());
+            if (start < stop) {
+                System.arraycopy(r.bytes(), r.offset() + (int) (start - r.start()), to, at + (int) (start - from), (int) (stop - start));
+            }
+        }
     }
 }

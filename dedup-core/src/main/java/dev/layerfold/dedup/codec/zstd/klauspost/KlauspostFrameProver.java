@@ -163,8 +163,8 @@ public final class KlauspostFrameProver implements ZstdEncoder {
             encoder.setEntropyState(entropyState);
             entropyStates++;
         }
-        long[][] writers = piece.patcher() == null ? SlotPatcher.tablesOf(piece.encoder().matcher) : piece.patcher().writersTables();
         endPiece();
+        long[][] writers = piece.patcher() == null ? SlotPatcher.takeTables(piece.encoder().matcher) : piece.patcher().writersTables();
         piece = new Piece(encoder, new SlotPatcher(encoder.matcher, writers), entropyState, point, out.size());
         nextPoint = pointAfter(point);
     }
@@ -173,7 +173,6 @@ public final class KlauspostFrameProver implements ZstdEncoder {
         byte[] patch = new byte[0];
         if (piece.patcher() != null) {
             patch = piece.patcher().patch(piece.entropyState());
-            piece.patcher().detach();
         }
         candidates.add(new ZstdRestartPoint(piece.start(), piece.output(), patch, out.sha256SinceLast()));
     }

@@ -10,11 +10,15 @@ import java.util.Arrays;
  */
 final class MatchTable {
 
-    private final long[] entries;
     /**
-     * Null but while a restart point's proof encodes a piece ({@link SlotPatcher}): it then sees every
-     * access first, so that normal encoding pays one null check per access.
+     * Marks an entry a restart point's proof has yet to see read ({@link SlotPatcher}): bit 31 of its
+     * position, which no position reaches (a window's {@code cur} stays below 2^31), so that normal
+     * encoding pays only a test of the entry it loaded, and a piece only each slot's first read.
      */
+    static final long UNREAD = 1L << 31;
+
+    private long[] entries;
+    /** Null but while a restart point's proof encodes a piece: the one to ask at a read of an {@link #UNREAD} entry. */
     SlotPatcher patcher;
     /** Which of its match finder's tables this is ({@link MatchFinder#tables}): how a patch names it. */
     final int index;
@@ -29,10 +33,8 @@ final class MatchTable {
      * {@code at} (a position plus {@link MatchWindow#cur}): read both halves with {@link #offset} and {@link #value}.
      */
     long get(int hash, int value, int at) {
-        if (patcher != null) {
-            patcher.beforeRead(this, hash, value, at);
-        }
-        return entries[hash];
+        long entry = entries[hash];
+        return (entry & UNREAD) == 0 ? entry : patcher.firstRead(this, hash, value, at);
     }
 
     int slots() {
@@ -42,6 +44,19 @@ final class MatchTable {
     /** The entry in a slot, unseen by a patcher. */
     long entry(int slot) {
         return entries[slot];
+    }
+
+    /**
+     * Puts {@code replacement} in place of its entries, which it returns: how a proof's piece takes
+     * over the Writer's tables and hands them on ({@link SlotPatcher}).
+     */
+    long[] replaceEntries(long[] replacement) {
+        if (replacement.length != entries.length) {
+            throw new IllegalArgumentException("a table of " + entries.length + " slots cannot take " + replacement.length);
+        }
+        long[] replaced = entries;
+        entries = replacement;
+        return replaced;
     }
 
     /** Sets a slot's entry (a patch), unseen by a patcher. */
@@ -63,9 +78,6 @@ final class MatchTable {
 
     void put(int hash, int offset, int value) {
         entries[hash] = entry(offset, value);
-        if (patcher != null) {
-            patcher.written(this, hash);
-        }
     }
 
     void clear() {
