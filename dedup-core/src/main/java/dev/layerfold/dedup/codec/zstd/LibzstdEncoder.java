@@ -90,6 +90,18 @@ final class LibzstdEncoder implements ZstdEncoder {
         compress(nothing, EndDirective.CONTINUE);
     }
 
+    /**
+     * Gives the library the input held back and ends the job under way with ZSTD_e_flush, writing all
+     * it made: with worker threads, the next input starts a new job (the frame goes on).
+     */
+    void flush() throws IOException {
+        input.flip();
+        while (!compress(input, EndDirective.FLUSH) || input.hasRemaining()) {
+            // each call moves at most one output buffer's worth
+        }
+        input.clear();
+    }
+
     @Override
     public void finish() throws IOException {
         input.flip();
