@@ -15,7 +15,8 @@ import java.util.Optional;
  * entropy tables reset; the jobs' blocks are concatenated, the header coming with the first, the
  * checksum (XXH64 of all of the content) after the last. So from a job boundary on, a new frame with the
  * original's settings writes the original's blocks once it was given those overlap bytes alone as its
- * first job (ZSTD_e_flush ends a job early), whose output is dropped. That is the claim the proof
+ * first job (ZSTD_e_flush ends a job early), whose output is dropped (and whose search is therefore
+ * the cheapest: {@link LibzstdEncoder#writeUnusedFirstJob}). That is the claim the proof
  * ({@link LibzstdFrameProver}) checks piece by piece; nothing relies on it unchecked.
  */
 public final class LibzstdJobs {
@@ -88,8 +89,7 @@ public final class LibzstdJobs {
             encoder = new LibzstdEncoder(settings, settings.pledgedSize() ? contentSize : -1, out, null);
             try {
                 if (length > 0) {
-                    encoder.write(history, offset, length);
-                    encoder.flush();
+                    encoder.writeUnusedFirstJob(history, offset, length);
                 }
                 out.open();
             } catch (IOException | RuntimeException e) {
