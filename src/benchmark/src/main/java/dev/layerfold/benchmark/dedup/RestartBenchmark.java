@@ -171,9 +171,26 @@ public final class RestartBenchmark implements Benchmark {
                 long segmentInput = (compressed.contentSize() - framePoints.get(1).inputOffset()) / (framePoints.size() - 1);
                 System.out.printf("%-10s %s: zstd patches %d-%d bytes (mean %.0f) per point, segments of %.1f MB of tar on average (%.2f%%)%n", SUITE,
                         name, patches.getMin(), patches.getMax(), patches.getAverage(), segmentInput / 1e6, 100 * patches.getAverage() / segmentInput);
+                System.out.printf("%-10s %s: its segments dealt out in order to 2 threads, each to the first free, give at most %.2fx%n", SUITE, name,
+                        twoThreadBound(compressed));
             }
         }
         System.out.printf("%-10s %s: %d restart points, or units%n", SUITE, name, points);
+    }
+
+    /**
+     * What 2 threads can give at most if a segment costs its tar's size: few large segments (libzstd's jobs, 32 MiB at -19) leave a
+     * thread idle at the end whatever the cores.
+     */
+    private static double twoThreadBound(ZstdFrame.Compressed frame) {
+        List<ZstdRestartPoint> points = frame.restartPoints();
+        long[] busy = new long[2];
+        for (int i = 0; i < points.size(); i++) {
+            long end = i + 1 < points.size() ? points.get(i + 1).inputOffset() : frame.contentSize();
+            int free = busy[0] <= busy[1] ? 0 : 1;
+            busy[free] += end - points.get(i).inputOffset();
+        }
+        return (double) frame.contentSize() / Math.max(busy[0], busy[1]);
     }
 
     private static long scaled(long bytes) {
