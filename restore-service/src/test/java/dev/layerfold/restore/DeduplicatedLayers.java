@@ -2,6 +2,7 @@ package dev.layerfold.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
@@ -209,6 +210,17 @@ final class DeduplicatedLayers {
         encoder.write(tar, 0, tar.length);
         encoder.finish();
         return blob.toByteArray();
+    }
+
+    /**
+     * System files through libzstd (zstd-jni's) at {@code level} with a worker thread, as the zstd CLI writes a file by default:
+     * its size pledged, a checksum, in jobs of four windows.
+     */
+    static byte[] libzstdLayer(Random random, int megabytes, int level) throws IOException {
+        byte[] tar = systemFilesTar(random, megabytes);
+        try (ZstdCompressCtx libzstd = new ZstdCompressCtx()) {
+            return libzstd.setLevel(level).setWorkers(1).setChecksum(true).compress(tar);
+        }
     }
 
     private static byte[] systemFilesTar(Random random, int megabytes) throws IOException {

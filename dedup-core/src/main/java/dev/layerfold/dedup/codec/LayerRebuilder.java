@@ -15,7 +15,7 @@ import dev.layerfold.dedup.codec.restart.ProvingMember;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
-import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostFrameProver;
+import dev.layerfold.dedup.codec.zstd.FrameProver;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -126,7 +126,7 @@ public final class LayerRebuilder {
     public static boolean findsRestartPoints(Recipe recipe) {
         return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty()
                 || recipe.members().stream().anyMatch(m -> RestartableEncoders.restartable(m.encoder()))
-                || onlyFrame(recipe).filter(frame -> KlauspostFrameProver.proves(frame, RestartableEncoders.SPACING)).isPresent();
+                || onlyFrame(recipe).filter(frame -> FrameProver.proves(frame, RestartableEncoders.SPACING)).isPresent();
     }
 
     /** The compressed frame of a zstd layer of one frame (no skippable ones either): the layers that get restart points. */
@@ -241,7 +241,7 @@ public final class LayerRebuilder {
     /**
      * Rebuilds the blob as {@link #rebuild} does, but encodes every member whose family has restart
      * points ({@link RestartableEncoders}), and the frame of a one-frame zstd layer whose encoder has
-     * ({@link KlauspostFrameProver}), in pieces about 4 MiB of input apart, each from a state
+     * ({@link FrameProver}), in pieces about 4 MiB of input apart, each from a state
      * rebuilt from the input before it alone, and returns the recipe with those restart points. They
      * are verified when this returns: the blob's sha256 matched, so every piece gave the original's
      * bytes. A mismatch may come from a piece or from the files; {@link #rebuild} without pieces tells.
@@ -262,7 +262,7 @@ public final class LayerRebuilder {
         Map<Integer, ProvingMember> provers = new HashMap<>();
         ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
         Optional<ZstdFrame.Compressed> onlyFrame = onlyFrame(recipe);
-        KlauspostFrameProver[] frameProver = new KlauspostFrameProver[1];
+        FrameProver[] frameProver = new FrameProver[1];
         rebuild(recipe, files, out, (member, blob) -> {
             GzipMember withoutPoints = member.withRestartPoints(List.of());
             Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, spacing, blob);
@@ -270,7 +270,7 @@ public final class LayerRebuilder {
             proven.add(withoutPoints);
             return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
         }, (index, frame, blob) -> {
-            Optional<KlauspostFrameProver> prover = onlyFrame.isPresent() ? KlauspostFrameProver.of(frame, spacing, blob) : Optional.empty();
+            Optional<FrameProver> prover = onlyFrame.isPresent() ? FrameProver.of(frame, spacing, blob) : Optional.empty();
             frameProver[0] = prover.orElse(null);
             return prover.isPresent() ? prover.get() : onePiece.create(index, frame, blob);
         });

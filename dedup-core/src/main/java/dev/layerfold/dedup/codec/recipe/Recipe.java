@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.recipe;
 
 import dev.layerfold.dedup.codec.LayerFormat;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -41,14 +42,18 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
      * reason; version 3 recipes read as frames without any. Version 5 added unit points, and only
      * recipes with some are written as version 5; older ones read as layers without any. Version 6
      * added restart points to klauspost zstd frames, and only zstd layers with one are written as
-     * version 6; earlier ones read as frames without any.
+     * version 6; earlier ones read as frames without any. Version 7 has version 6's layout, and is
+     * written only for layers whose frame with restart points is libzstd's (jobs of a frame written
+     * with worker threads, whose points may lie in a frame without a checksum): a release before
+     * would take such points for klauspost's, and refuses the recipe rather than failing its restore.
      */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
     private static final int ZSTD_VERSION = 3;
     private static final int GZIP_VERSION = 2;
     private static final int FLUSH_POINTS_VERSION = 4;
     private static final int UNITS_VERSION = 5;
     private static final int ZSTD_RESTART_POINTS_VERSION = 6;
+    private static final int LIBZSTD_RESTART_POINTS_VERSION = 7;
     private static final int FIRST_VERSION = 1;
     private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
@@ -171,6 +176,10 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
 
     /** The oldest version that holds this recipe: what processes of earlier releases can still read. */
     private int writtenVersion() {
+        if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty()
+                && !c.encoder().family().equals(KlauspostSettings.FAMILY))) {
+            return LIBZSTD_RESTART_POINTS_VERSION;
+        }
         if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty())) {
             return ZSTD_RESTART_POINTS_VERSION;
         }

@@ -41,8 +41,8 @@ public sealed interface ZstdFrame {
                             + " is not the frame's start or after the previous point and within the frame");
                 }
             }
-            if (!restartPoints.isEmpty() && (flushPoints.length > 0 || checksum.length != 4)) {
-                throw new IllegalArgumentException("a frame with flush points or without a checksum has no restart points");
+            if (!restartPoints.isEmpty() && flushPoints.length > 0) {
+                throw new IllegalArgumentException("a frame with flush points has no restart points");
             }
             restartPoints = List.copyOf(restartPoints);
             if (header.length < 6 || contentSize < 0 || blockHeaders.length == 0 || blockHeaders.length % 3 != 0

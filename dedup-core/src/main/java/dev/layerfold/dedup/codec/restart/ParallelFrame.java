@@ -4,46 +4,41 @@ import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
-import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostFrameProver;
-import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
-import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 import dev.layerfold.dedup.codec.zstd.klauspost.XxHash64;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Encodes a klauspost/compress/zstd frame with restart points on a {@link SegmentPool}
- * ({@link ParallelSegments}): each segment by {@link KlauspostZstdEncoder#restartSegment} from its
- * point's warm-up and patch, checked against the digest its point records before it goes out. Zstd
- * blocks end on bytes, so the segments are simply concatenated. The frame's checksum (XXH64 of all
- * of the content, which cannot be combined from parts) is computed on the restore's thread as the
- * input goes by and checked against the one the recipe records; a restore from a later point writes
- * the recorded one, each segment having been checked. Not thread-safe (one restore's thread drives it).
+ * Encodes a zstd frame with restart points on a {@link SegmentPool} ({@link ParallelSegments}): each
+ * segment by its encoder's kind of restart ({@link FrameSegments}), checked against the digest its
+ * point records before it goes out. Zstd blocks end on bytes, so the segments are simply
+ * concatenated. The frame's checksum (XXH64 of all of the content, which cannot be combined from
+ * parts) is computed on the restore's thread as the input goes by and checked against the one the
+ * recipe records; a restore from a later point writes the recorded one, each segment having been
+ * checked. Not thread-safe (one restore's thread drives it).
  */
 public final class ParallelFrame extends ParallelSegments<byte[]> implements ZstdEncoder {
 
     private final ZstdFrame.Compressed frame;
     private final List<ZstdRestartPoint> points;
-    private final KlauspostSettings settings;
+    private final FrameSegments segments;
     private final long[] inputStarts;
     private final OutputStream out;
-    /** Null unless the whole frame is restored. */
+    /** Null unless the whole frame is restored and has a checksum. */
     private final XxHash64 checksum;
 
-    private ParallelFrame(ZstdFrame.Compressed frame, KlauspostSettings settings, long[] inputStarts, int first, SegmentPool pool,
-                          OutputStream out) {
+    private ParallelFrame(ZstdFrame.Compressed frame, FrameSegments segments, long[] inputStarts, int first, SegmentPool pool, OutputStream out) {
         super(frame.restartPoints().stream().mapToLong(ZstdRestartPoint::inputOffset).toArray(), frame.contentSize(), first, inputStarts[first],
                 pool, 0, "zstd frame");
         this.frame = frame;
         this.points = frame.restartPoints();
-        this.settings = settings;
+        this.segments = segments;
         this.inputStarts = inputStarts;
         this.out = out;
-        this.checksum = first == 0 ? new XxHash64() : null;
+        this.checksum = first == 0 && frame.checksum().length == 4 ? new XxHash64() : null;
     }
 
     /**
@@ -57,12 +52,12 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
             throw new IllegalArgumentException("this zstd frame has no restart point " + first);
         }
         try {
-            KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+            FrameSegments segments = FrameSegments.of(frame);
             long[] starts = new long[frame.restartPoints().size()];
             for (int i = 0; i < starts.length; i++) {
-                starts[i] = inputStart(settings, frame.restartPoints().get(i));
+                starts[i] = segments.inputStart(frame.restartPoints().get(i));
             }
-            return new ParallelFrame(frame, settings, starts, first, pool, out);
+            return new ParallelFrame(frame, segments, starts, first, pool, out);
         } catch (IllegalArgumentException e) {
             throw new LayerRebuildException("the zstd frame's restart points cannot be restored from: " + e.getMessage(), e);
         }
@@ -70,11 +65,7 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
 
     /** Where in the frame's content the bytes written must start to resume at {@code point}. */
     public static long inputStart(ZstdFrame.Compressed frame, ZstdRestartPoint point) {
-        return inputStart(KlauspostSettings.of(frame.encoder()), point);
-    }
-
-    private static long inputStart(KlauspostSettings settings, ZstdRestartPoint point) {
-        return point.inputOffset() - KlauspostZstdEncoder.restartHistory(settings, point.inputOffset());
+        return FrameSegments.of(frame).inputStart(point);
     }
 
     @Override
@@ -125,14 +116,7 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
         int index = segment.index();
         ZstdRestartPoint point = points.get(index);
         long outputEnd = segment.last() ? -1 : points.get(index + 1).outputOffset();
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(1024, segment.inputLength() / 2));
-        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.restartSegment(settings, point.inputOffset(), point.patch(), KlauspostFrameProver.WARM_UP,
-                segment.buffer(), 0, segment.historyLength(), bytes);
-        encoder.write(segment.buffer(), segment.historyLength(), segment.inputLength());
-        if (segment.last()) {
-            encoder.finish();
-        }
-        byte[] encoded = bytes.toByteArray();
+        byte[] encoded = segments.encode(point, segment);
         if (!segment.last() && encoded.length != outputEnd - point.outputOffset()) {
             throw new LayerRebuildException("zstd segment " + index + " encoded to " + encoded.length + " bytes, its restart points say "
                     + (outputEnd - point.outputOffset()) + ": the recipe is damaged");

@@ -90,6 +90,43 @@ final class LibzstdEncoder implements ZstdEncoder {
         compress(nothing, EndDirective.CONTINUE);
     }
 
+    /**
+     * Gives the library the input held back and ends the job under way with ZSTD_e_flush, writing all
+     * it made: with worker threads, the next input starts a new job (the frame goes on).
+     */
+    void flush() throws IOException {
+        input.flip();
+        while (!compress(input, EndDirective.FLUSH) || input.hasRemaining()) {
+            // each call moves at most one output buffer's worth
+        }
+        input.clear();
+    }
+
+    /**
+     * Writes {@code length} bytes, the first of the frame, as a job of their own whose output is not
+     * used (the history the next job reloads as raw content, its only state), and sets up the
+     * level's own search for the jobs after. That job is compressed with the level's strategy and
+     * window, on which how libzstd cuts and compresses the later jobs depends, but with its least
+     * search and smallest tables: a twelfth of what level 19 costs on 8 MiB of overlap. Changing
+     * these while compressing is allowed: later jobs take the level's parameters anew
+     * (ZSTDMT_updateCParams_whileCompressing), the window kept.
+     */
+    void writeUnusedFirstJob(byte[] data, int offset, int length) throws IOException {
+        setSearch(1, 6, 6, 1);
+        write(data, offset, length);
+        flush();
+        setSearch(0, 0, 0, 0);
+    }
+
+    /** Overrides the level's search depth, table sizes and target length; 0 each: the level's. */
+    private void setSearch(int searchLog, int chainLog, int hashLog, int targetLength) throws IOException {
+        try {
+            context.setSearchLog(searchLog).setChainLog(chainLog).setHashLog(hashLog).setTargetLength(targetLength);
+        } catch (ZstdException e) {
+            throw new IOException("libzstd refuses its search parameters: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public void finish() throws IOException {
         input.flip();

@@ -35,6 +35,12 @@ public final class ZstdEncoders {
     private static final long LARGE_INPUT = 256 * 1024;
     /** Window log per level 1..19 for large or unknown input, libzstd 1.5.7's clevels.h. */
     private static final int[] WINDOW_LOG = {0, 19, 20, 21, 21, 21, 21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 23, 23, 23};
+    /**
+     * Per level 1..19, what libzstd 1.5.7 takes for the log of the share of a window that a
+     * multi-threaded job reloads from the job before (ZSTDMT_overlapLog_default of the level's strategy:
+     * 6 for fast to lazy, 7 lazy2 and btlazy2, 8 btopt and btultra, 9 btultra2).
+     */
+    private static final int[] OVERLAP_LOG = {0, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 9};
     /** Tried first: the CLI's and the library's default, then the CLI's usual choices. */
     private static final List<Integer> LEVEL_ORDER = Stream.concat(Stream.of(3, 19, 1, 9),
             IntStream.rangeClosed(1, MAX_LEVEL).boxed().filter(l -> l != 3 && l != 19 && l != 1 && l != 9)).toList();
@@ -209,6 +215,16 @@ public final class ZstdEncoders {
     /** The libzstd level of a single-threaded libzstd candidate, which may have written the frame with workers; else 0. */
     static int singleThreadedLibzstdLevel(EncoderSpec spec) {
         return spec.family().equals(LIBZSTD) && LibzstdSettings.of(spec).workers() == 0 ? spec.level() : 0;
+    }
+
+    /** libzstd's window log at {@code level} for content larger than that window. */
+    static int windowLog(int level) {
+        return WINDOW_LOG[level];
+    }
+
+    /** ZSTDMT's overlap log at {@code level} ({@link #OVERLAP_LOG}). */
+    static int overlapLog(int level) {
+        return OVERLAP_LOG[level];
     }
 
     /**

@@ -169,6 +169,23 @@ class RecipeTest {
         assertThat(((ZstdFrame.Compressed) read.frames().getFirst()).restartPoints().get(1).patch()).containsExactly(1, 2, 3);
     }
 
+    /** The release before reads version 6 as klauspost's points: a libzstd frame's are written as version 7, a checksum or none. */
+    @Example
+    void libzstdRestartPointsSurviveWriteAndReadInAVersion7Recipe() throws IOException {
+        SkeletonWriter writer = new SkeletonWriter();
+        writer.inline(new byte[3 << 20], 0, 3 << 20);
+        List<ZstdRestartPoint> points = List.of(new ZstdRestartPoint(0, 0, new byte[0], new byte[32]),
+                new ZstdRestartPoint(2 << 20, 500_000, new byte[0], new byte[32]));
+        ZstdFrame frame = new ZstdFrame.Compressed(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 0, 0x4c}, EncoderSpec.of("libzstd1.5.7", 1, 1, 0, 0, 0),
+                3 << 20, new byte[] {1, 0, 0}, new byte[0], new long[0], points);
+        Recipe recipe = new Recipe(SHA, 9000, LayerFormat.ZSTD, List.of(), new byte[0], writer.finish(), List.of(frame));
+
+        byte[] bytes = recipe.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 7);
+        assertThat(Recipe.read(new ByteArrayInputStream(bytes))).isEqualTo(recipe);
+    }
+
     @Example
     void zstdRestartPointsOutOfOrderOrPastTheFrameAreRefusedAsDamage() {
         assertThatThrownBy(() -> zstdRecipeWithRestartPoints(List.of(point(0, 0), point(2 << 20, 600_000), point(1 << 20, 300_000))))

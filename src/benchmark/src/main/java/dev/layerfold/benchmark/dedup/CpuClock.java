@@ -35,6 +35,15 @@ final class CpuClock {
         return THREADS.getCurrentThreadCpuTime();
     }
 
+    /**
+     * CPU time of the whole process, threads that ended included, in ticks of 10 ms: for work on native threads that
+     * come and go (libzstd's worker threads, one set per compression context), which neither the calling thread's clock
+     * nor {@link #processNanos} sees. Only for work of seconds.
+     */
+    static long processTotalNanos() {
+        return PROCESS.getProcessCpuTime();
+    }
+
     /** CPU time so far of each live thread whose name starts with {@code prefix}, by thread id. */
     static Map<Long, Long> threadsNamed(String prefix) {
         Map<Long, Long> cpu = new HashMap<>();

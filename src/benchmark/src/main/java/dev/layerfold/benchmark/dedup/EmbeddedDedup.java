@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
@@ -138,10 +139,18 @@ final class EmbeddedDedup implements AutoCloseable {
         return restorer.open(layer, 0, -1).orElseThrow(() -> new IllegalStateException(layer + " is not deduplicated"));
     }
 
-    /** Opens the layer from {@code offset} to its end as a resumed pull does (from the restart point before it). */
+    /**
+     * Opens the layer from {@code offset} to its end as a resumed pull does: from the restart point before it, or where it has
+     * none (libzstd -19's first job, 32 MiB of tar, may hold all but the last MB), from a whole rebuild.
+     */
     InputStream resume(Digest layer, long offset) throws IOException {
-        return restorer.openFromRestartPoint(layer, offset, -1)
-                .orElseThrow(() -> new IllegalStateException(layer + " has no restart point before " + offset));
+        Optional<InputStream> resumed = restorer.openFromRestartPoint(layer, offset, -1);
+        if (resumed.isPresent()) {
+            return resumed.get();
+        }
+        InputStream whole = restore(layer);
+        whole.skipNBytes(offset);
+        return whole;
     }
 
     /** Every file the blob store holds (packs, layer records, intact blobs). */

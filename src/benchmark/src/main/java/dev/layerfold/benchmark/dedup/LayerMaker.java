@@ -73,7 +73,7 @@ final class LayerMaker {
         return chunkedgen;
     }
 
-    /** src/test/zstdgen built against klauspost/compress 1.18.0: its {@code klauspost LEVEL} mode is the Writer. */
+    /** src/test/zstdgen built against klauspost/compress 1.18.0: its {@code klauspost LEVEL} mode is the Writer, {@code libzstd LEVEL} libzstd 1.5.7. */
     private Path zstdgen() throws IOException, InterruptedException {
         if (zstdgen == null) {
             zstdgen = GoPrograms.build("zstdgen", ".", work.resolve("zstdgen-1.18.0"), "local", "-modfile=compress-1.18.0.mod");
@@ -111,6 +111,8 @@ final class LayerMaker {
                 }
                 case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
                         + zstdgen() + " klauspost " + (producer == Producer.KLAUSPOST_ZSTD_3 ? 2 : 1) + " < layer.tar > layer.tar.gz");
+                case LIBZSTD_3, LIBZSTD_19 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
+                        + zstdgen() + " libzstd " + producer.label.substring("libzstd-".length()) + " -size -workers 1 < layer.tar > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
                     Process tar = new ProcessBuilder("tar", "--format=gnu", "--sort=name", "-C", root.toString(), "-cf", "-", ".")
                             .redirectError(ProcessBuilder.Redirect.INHERIT).start();

@@ -43,7 +43,14 @@ enum Producer {
      */
     KLAUSPOST_ZSTD_3("zstd-3", "podman (klauspost zstd -3)"),
     /** The same at containers/image's zstd levels 1-2 (SpeedFastest). Only the restart suite measures it. */
-    KLAUSPOST_ZSTD_1("zstd-1", "podman (klauspost zstd -1)");
+    KLAUSPOST_ZSTD_1("zstd-1", "podman (klauspost zstd -1)"),
+    /**
+     * The zstd CLI compressing a tar file (its default: one worker thread, the size pledged, a checksum): GNU tar through libzstd
+     * 1.5.7 (src/test/zstdgen's cgo build) at level 3. Only the restart suite measures it.
+     */
+    LIBZSTD_3("libzstd-3", "zstd CLI (libzstd -3, a worker thread)"),
+    /** The same at level 19 ({@code zstd -19}). Only the restart suite measures it. */
+    LIBZSTD_19("libzstd-19", "zstd CLI (libzstd -19, a worker thread)");
 
     final String label;
     final String description;
@@ -64,9 +71,14 @@ enum Producer {
                 || this == GO127_HUFFMAN_ONLY || this == ESTARGZ || zstd();
     }
 
-    /** Whether its layers are zstd (klauspost's Writer, or zstd:chunked's compressor over it), not gzip. */
+    /** Whether its layers are zstd (klauspost's Writer, zstd:chunked's compressor over it, or libzstd), not gzip. */
     boolean zstd() {
-        return this == KLAUSPOST_ZSTD_3 || this == KLAUSPOST_ZSTD_1 || this == ZSTD_CHUNKED;
+        return this == KLAUSPOST_ZSTD_3 || this == KLAUSPOST_ZSTD_1 || this == ZSTD_CHUNKED || libzstd();
+    }
+
+    /** Whether its layers are libzstd's with worker threads, whose rebuilds compress on libzstd's own native threads, not the caller's. */
+    boolean libzstd() {
+        return this == LIBZSTD_3 || this == LIBZSTD_19;
     }
 
     /** The OCI media type of its layers. */

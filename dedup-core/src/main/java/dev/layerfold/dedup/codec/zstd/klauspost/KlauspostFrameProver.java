@@ -4,7 +4,7 @@ import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.VerifyingOutput;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
+import dev.layerfold.dedup.codec.zstd.FrameProver;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -23,7 +23,7 @@ import java.util.Optional;
  * are recorded as candidate restart points, which hold once whoever checks the bytes written found
  * them the original's. The frame's checksum is computed over all of the content. Not thread-safe.
  */
-public final class KlauspostFrameProver implements ZstdEncoder {
+public final class KlauspostFrameProver implements FrameProver {
 
     /**
      * How much input before a point its warm-up encodes again: what a restore from a recorded point
@@ -142,6 +142,7 @@ public final class KlauspostFrameProver implements ZstdEncoder {
     }
 
     /** The frame's candidate restart points, its start first; they hold once the frame's bytes proved the original's. */
+    @Override
     public List<ZstdRestartPoint> candidates() {
         return List.copyOf(candidates);
     }
