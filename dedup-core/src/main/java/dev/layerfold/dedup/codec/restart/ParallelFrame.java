@@ -91,8 +91,7 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
         finishSegments();
         byte[] recorded = frame.checksum();
         if (checksum != null) {
-            long digest = checksum.digest();
-            byte[] computed = {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)};
+            byte[] computed = checksum.frameChecksum();
             if (!Arrays.equals(computed, recorded)) {
                 throw new LayerRebuildException("the zstd frame's content has checksum " + Arrays.toString(computed) + ", its recipe records "
                         + Arrays.toString(recorded));

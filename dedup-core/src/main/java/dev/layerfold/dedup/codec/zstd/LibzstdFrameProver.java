@@ -92,8 +92,7 @@ final class LibzstdFrameProver implements FrameProver {
         piece.end(true);
         endPiece();
         if (checksummed) {
-            long digest = checksum.digest();
-            out.write(new byte[] {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)});
+            out.write(checksum.frameChecksum());
         }
     }
 

@@ -132,8 +132,7 @@ public final class KlauspostFrameProver implements FrameProver {
         }
         piece.encoder().finish();
         endPiece();
-        long digest = checksum.digest();
-        out.write(new byte[] {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)});
+        out.write(checksum.frameChecksum());
     }
 
     @Override

@@ -265,8 +265,7 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
         if (checksum == null) {
             return;
         }
-        long digest = checksum.digest();
-        sink.write(new byte[] {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)});
+        sink.write(checksum.frameChecksum());
     }
 
     @Override

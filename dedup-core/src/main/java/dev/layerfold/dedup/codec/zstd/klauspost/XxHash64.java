@@ -50,6 +50,12 @@ public final class XxHash64 {
         v4 = round(v4, Bytes.load64(data, at + 24));
     }
 
+    /** A zstd frame's checksum of what was hashed: the digest's low 32 bits, little-endian. */
+    public byte[] frameChecksum() {
+        long digest = digest();
+        return new byte[] {(byte) digest, (byte) (digest >>> 8), (byte) (digest >>> 16), (byte) (digest >>> 24)};
+    }
+
     public long digest() {
         long h;
         if (total >= 32) {
