@@ -29,6 +29,8 @@ final class BestMatcher extends MatchFinder {
     private final int[] longPrevious = new int[1 << LONG_BITS];
     private final int[] shortOffset = new int[1 << SHORT_BITS];
     private final int[] shortPrevious = new int[1 << SHORT_BITS];
+    /** Told every position indexed, while a restart point's proof records them ({@link IndexReplay}); else null. */
+    private IndexObserver observer;
 
     // the block being searched
     private byte[] src;
@@ -45,6 +47,46 @@ final class BestMatcher extends MatchFinder {
     BestMatcher(int windowSize, boolean shortcutsOneByteBlocks) {
         super(windowSize);
         this.shortcutsOneByteBlocks = shortcutsOneByteBlocks;
+    }
+
+    /**
+     * Told the positions the match finder indexes, as content positions, in the order it indexes
+     * them: each searched position, and after a match the positions it indexes up to its end.
+     */
+    interface IndexObserver {
+
+        /** Position {@code s} was searched, and indexed, in the literal run from {@code nextEmit}. */
+        void searched(int nextEmit, int s);
+
+        /** Every position from {@code from} to {@code to} (exclusive; none if it is not above) was indexed. */
+        void indexed(int from, int to);
+    }
+
+    void observe(IndexObserver observer) {
+        this.observer = observer;
+    }
+
+    /** The next position searched after a search at {@code s} found nothing: every position, then ever fewer past 512 literal bytes. */
+    static int nextSearch(int s, int nextEmit) {
+        return s + 1 + ((s - nextEmit) >> (SEARCH_STRENGTH - 1));
+    }
+
+    /** Indexes every position of the history from {@code from} to {@code to} (exclusive), as after a match. */
+    void replayRun(int from, int to) {
+        src = window.bytes;
+        for (int at = from; at < to; at++) {
+            index(at, at + window.cur);
+        }
+        src = null;
+    }
+
+    /** Indexes the positions a literal run from {@code nextEmit} searches before {@code to} (exclusive). */
+    void replaySearches(int nextEmit, int to) {
+        src = window.bytes;
+        for (int s = nextEmit; s < to; s = nextSearch(s, nextEmit)) {
+            index(s, s + window.cur);
+        }
+        src = null;
     }
 
     private static int hashLong(long u) {
@@ -154,11 +196,14 @@ final class BestMatcher extends MatchFinder {
             longOffset[nextHashL] = s + cur;
             shortPrevious[nextHashS] = candidateS;
             shortOffset[nextHashS] = s + cur;
+            if (observer != null) {
+                observer.searched(nextEmit + cur - window.maxMatchOffset, s + cur - window.maxMatchOffset);
+            }
             int index0 = s + 1;
 
             if (bestLength < GOOD_ENOUGH) {
                 if (bestLength < 4) {
-                    s += 1 + ((s - nextEmit) >> (SEARCH_STRENGTH - 1));
+                    s = nextSearch(s, nextEmit);
                     if (s >= sLimit) {
                         break;
                     }
@@ -205,6 +250,9 @@ final class BestMatcher extends MatchFinder {
                 s = bestS + bestLength;
                 nextEmit = s;
                 int indexEnd = Math.min(s, sLimit + 4);
+                if (observer != null) {
+                    observer.indexed(index0 + cur - window.maxMatchOffset, indexEnd + cur - window.maxMatchOffset);
+                }
                 for (int off = index0 + cur; index0 < indexEnd; index0++, off++) {
                     index(index0, off);
                 }
@@ -244,6 +292,9 @@ final class BestMatcher extends MatchFinder {
             s += l;
             nextEmit = s;
             int indexEnd = Math.min(s, sLimit - 4);
+            if (observer != null) {
+                observer.indexed(index0 + cur - window.maxMatchOffset, indexEnd + cur - window.maxMatchOffset);
+            }
             for (int off = index0 + cur; index0 < indexEnd; index0++, off++) {
                 index(index0, off);
             }

@@ -30,14 +30,14 @@ class KlauspostFrameProverTest {
     private static final long SPACING = 2 << 20;
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BEST})
     void mixedInputPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = KlauspostZstdEncoderTest.mixed(new Random(14), 13 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
     }
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BEST})
     void systemFilesPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = TestInputs.tarOf(Path.of("/usr/share"), 12 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
