@@ -25,10 +25,13 @@ final class BestMatcher extends MatchFinder {
     private static final int HIGH_SCORE = MAX_MATCH_LENGTH * 8;
 
     private final boolean shortcutsOneByteBlocks;
-    private final int[] longOffset = new int[1 << LONG_BITS];
-    private final int[] longPrevious = new int[1 << LONG_BITS];
-    private final int[] shortOffset = new int[1 << SHORT_BITS];
-    private final int[] shortPrevious = new int[1 << SHORT_BITS];
+    /**
+     * The tables' buckets, each its newest position (low 32 bits) and the one before (high 32): one
+     * load and one store a position, where two arrays took two of each, which is most of what a
+     * restart point's replay ({@link IndexReplay}) costs.
+     */
+    private final long[] longBuckets = new long[1 << LONG_BITS];
+    private final long[] shortBuckets = new long[1 << SHORT_BITS];
     /** Told every position indexed, while a restart point's proof records them ({@link IndexReplay}); else null. */
     private IndexObserver observer;
 
@@ -89,6 +92,19 @@ final class BestMatcher extends MatchFinder {
         src = null;
     }
 
+    /** A bucket with {@code position} as its newest, its newest before as the one before. */
+    private static long pushed(long bucket, int position) {
+        return bucket << 32 | position & 0xFFFFFFFFL;
+    }
+
+    private static int newest(long bucket) {
+        return (int) bucket;
+    }
+
+    private static int previous(long bucket) {
+        return (int) (bucket >>> 32);
+    }
+
     private static int hashLong(long u) {
         return (int) ((u * PRIME_8) >>> (64 - LONG_BITS));
     }
@@ -100,9 +116,7 @@ final class BestMatcher extends MatchFinder {
     @Override
     void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
-            window.rebasePrevious(longOffset, longPrevious);
-            window.rebasePrevious(shortOffset, shortPrevious);
-            window.rebase(shortOffset, longOffset);
+            window.rebase(longBuckets, shortBuckets);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length);
@@ -110,7 +124,7 @@ final class BestMatcher extends MatchFinder {
 
     @Override
     void reset(long frameLength) {
-        window.reset(frameLength, longOffset, longPrevious, shortOffset, shortPrevious);
+        window.reset(frameLength, longBuckets, shortBuckets);
     }
 
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
@@ -123,10 +137,8 @@ final class BestMatcher extends MatchFinder {
         long cv = Bytes.load64(src, at);
         int h0 = hashLong(cv);
         int h1 = hashShort(cv);
-        longPrevious[h0] = longOffset[h0];
-        longOffset[h0] = position;
-        shortPrevious[h1] = shortOffset[h1];
-        shortOffset[h1] = position;
+        longBuckets[h0] = pushed(longBuckets[h0], position);
+        shortBuckets[h1] = pushed(shortBuckets[h1], position);
     }
 
     private void find(Block block, byte[] src, int s, int end) {
@@ -153,10 +165,12 @@ final class BestMatcher extends MatchFinder {
             long cv = Bytes.load64(src, s);
             int nextHashL = hashLong(cv);
             int nextHashS = hashShort(cv);
-            int candidateL = longOffset[nextHashL];
-            int candidateLPrevious = longPrevious[nextHashL];
-            int candidateS = shortOffset[nextHashS];
-            int candidateSPrevious = shortPrevious[nextHashS];
+            long longBucket = longBuckets[nextHashL];
+            long shortBucket = shortBuckets[nextHashS];
+            int candidateL = newest(longBucket);
+            int candidateLPrevious = previous(longBucket);
+            int candidateS = newest(shortBucket);
+            int candidateSPrevious = previous(shortBucket);
 
             bestOffset = 0;
             bestS = s;
@@ -192,10 +206,8 @@ final class BestMatcher extends MatchFinder {
                     }
                 }
             }
-            longPrevious[nextHashL] = candidateL;
-            longOffset[nextHashL] = s + cur;
-            shortPrevious[nextHashS] = candidateS;
-            shortOffset[nextHashS] = s + cur;
+            longBuckets[nextHashL] = pushed(longBucket, s + cur);
+            shortBuckets[nextHashS] = pushed(shortBucket, s + cur);
             if (observer != null) {
                 observer.searched(nextEmit + cur - window.maxMatchOffset, s + cur - window.maxMatchOffset);
             }
@@ -209,15 +221,17 @@ final class BestMatcher extends MatchFinder {
                     }
                     continue;
                 }
-                int nextS = shortOffset[hashShort(cv >>> 8)];
+                int nextS = newest(shortBuckets[hashShort(cv >>> 8)]);
                 long cv1 = Bytes.load64(src, s + 1);
                 long cv2 = Bytes.load64(src, s + 2);
                 int hashL1 = hashLong(cv1);
                 int hashL2 = hashLong(cv2);
-                int nextL = longOffset[hashL1];
-                int nextLPrevious = longPrevious[hashL1];
-                int nextL2 = longOffset[hashL2];
-                int nextL2Previous = longPrevious[hashL2];
+                long nextBucket = longBuckets[hashL1];
+                long nextBucket2 = longBuckets[hashL2];
+                int nextL = newest(nextBucket);
+                int nextLPrevious = previous(nextBucket);
+                int nextL2 = newest(nextBucket2);
+                int nextL2Previous = previous(nextBucket2);
                 improve(nextS - cur, s + 1, (int) cv1, -1);
                 improve(nextL - cur, s + 1, (int) cv1, -1);
                 improve(nextLPrevious - cur, s + 1, (int) cv1, -1);
@@ -229,8 +243,9 @@ final class BestMatcher extends MatchFinder {
                     if (sAt < sLimit) {
                         // a match that ends where the best one does, starting a little later
                         int hashEnd = hashLong(Bytes.load64(src, sAt));
-                        int endOffset = longOffset[hashEnd];
-                        int endPrevious = longPrevious[hashEnd];
+                        long endBucket = longBuckets[hashEnd];
+                        int endOffset = newest(endBucket);
+                        int endPrevious = previous(endBucket);
                         int off = endOffset - cur - bestLength + SKIP_BEGINNING;
                         if (off >= 0) {
                             improve(off, bestS + SKIP_BEGINNING, Bytes.load32(src, bestS + SKIP_BEGINNING), -1);
