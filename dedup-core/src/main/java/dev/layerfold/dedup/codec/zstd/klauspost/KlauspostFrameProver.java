@@ -95,18 +95,34 @@ public final class KlauspostFrameProver implements FrameProver {
 
     /**
      * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), or empty if
-     * it is not klauspost's or has none.
+     * it is not klauspost's or has none; at SpeedBestCompression its points lie twice {@code spacing} apart ({@link #frameSpacing}).
      */
     public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
-        return proves(frame, spacing) ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, sink)
-                : Optional.empty();
+        if (!proves(frame, spacing)) {
+            return Optional.empty();
+        }
+        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+        return of(settings, frame.contentSize(), frame.flushPoints(), frameSpacing(settings, spacing), WARM_UP, sink);
     }
 
     /** Whether {@link #of(ZstdFrame.Compressed, long, OutputStream)} gives a prover for {@code frame}. */
     public static boolean proves(ZstdFrame.Compressed frame, long spacing) {
-        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
-                && KlauspostSettings.of(frame.encoder()).hasRestartPoints() && frame.flushPoints().length == 0 && frame.contentSize() > spacing
-                && frame.contentSize() <= Integer.MAX_VALUE - 5L * KlauspostSettings.of(frame.encoder()).windowSize();
+        if (!frame.encoder().family().equals(KlauspostSettings.FAMILY)) {
+            return false;
+        }
+        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+        return frame.checksum().length == 4 && settings.hasRestartPoints() && frame.flushPoints().length == 0
+                && frame.contentSize() > frameSpacing(settings, spacing) && frame.contentSize() <= Integer.MAX_VALUE - 5L * settings.windowSize();
+    }
+
+    /**
+     * How far apart a frame's points lie, for layers whose points are asked {@code spacing} apart: at
+     * SpeedBestCompression twice as far, since each point's replay (about 100 ms for its window's 8.4
+     * million positions) costs a quarter of a 4 MiB piece's encoding, and the dedup CPU grew by a
+     * third with points every 4 MiB, by a sixth every 8 MiB (docs/design.md).
+     */
+    private static long frameSpacing(KlauspostSettings settings, long spacing) {
+        return settings.replaysIndexing() ? 2 * spacing : spacing;
     }
 
     @Override
