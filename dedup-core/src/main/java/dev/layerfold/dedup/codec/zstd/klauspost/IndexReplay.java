@@ -62,7 +62,7 @@ final class IndexReplay {
                 endRun();
             }
             if (s < expected) {
-                unrepresentable = Math.max(expected, s);
+                unrepresentable = expected;
             } else if (thinning) {
                 if (runStart < 0) {
                     runStart = nextEmit;
@@ -73,7 +73,7 @@ final class IndexReplay {
             } else if (s > expected) {
                 add(expected, s, GAP);
             }
-            expected = s + 1;
+            expected = Math.max(expected, s + 1);
             lastSearch = s;
         }
 
@@ -146,6 +146,9 @@ final class IndexReplay {
                     }
                     int start = Math.max(first, start(items[i]));
                     int end = end(items[i]);
+                    if (start < cursor) {
+                        return null;
+                    }
                     Varints.write(out, (long) (start - cursor) << 1 | items[i] & 1);
                     Varints.write(out, end - start);
                     cursor = end;
