@@ -132,11 +132,11 @@ class ZstdRestartPointTest {
         assertThatThrownBy(() -> rebuild(PARALLEL, damaged.recipe(), damaged.store())).isInstanceOf(LayerRebuildException.class);
     }
 
-    private record Damaged(Recipe recipe, MemoryFileStore store) {
+    record Damaged(Recipe recipe, MemoryFileStore store) {
     }
 
     /** Damages the second point: every restore, whole or from a point, fails or gives the original's bytes, never others. */
-    private static Damaged assertDamageNeverServed(Proven proven, UnaryOperator<ZstdRestartPoint> damage) throws Exception {
+    static Damaged assertDamageNeverServed(Proven proven, UnaryOperator<ZstdRestartPoint> damage) throws Exception {
         byte[] blob = proven.blob();
         MemoryFileStore store = proven.store();
         Recipe recipe = proven.recipe();

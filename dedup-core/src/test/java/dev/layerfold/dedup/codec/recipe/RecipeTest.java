@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.recipe;
 
 import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerFormat;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -183,6 +184,22 @@ class RecipeTest {
         byte[] bytes = recipe.toBytes();
 
         assertThat(bytes[4]).isEqualTo((byte) 7);
+        assertThat(Recipe.read(new ByteArrayInputStream(bytes))).isEqualTo(recipe);
+    }
+
+    /** The release before would take a SpeedBestCompression point's index record for a slot patch: such layers are written as version 8. */
+    @Example
+    void speedBestRestartPointsSurviveWriteAndReadInAVersion8Recipe() throws IOException {
+        SkeletonWriter writer = new SkeletonWriter();
+        writer.inline(new byte[3 << 20], 0, 3 << 20);
+        List<ZstdRestartPoint> points = List.of(point(0, 0), point(2 << 20, 500_000));
+        ZstdFrame frame = new ZstdFrame.Compressed(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 4, 0x58},
+                EncoderSpec.of(KlauspostSettings.FAMILY, KlauspostSettings.SPEED_BEST, 11800), 3 << 20, new byte[] {1, 0, 0}, new byte[4], new long[0], points);
+        Recipe recipe = new Recipe(SHA, 9000, LayerFormat.ZSTD, List.of(), new byte[0], writer.finish(), List.of(frame));
+
+        byte[] bytes = recipe.toBytes();
+
+        assertThat(bytes[4]).isEqualTo((byte) 8);
         assertThat(Recipe.read(new ByteArrayInputStream(bytes))).isEqualTo(recipe);
     }
 

@@ -25,10 +25,15 @@ final class BestMatcher extends MatchFinder {
     private static final int HIGH_SCORE = MAX_MATCH_LENGTH * 8;
 
     private final boolean shortcutsOneByteBlocks;
-    private final int[] longOffset = new int[1 << LONG_BITS];
-    private final int[] longPrevious = new int[1 << LONG_BITS];
-    private final int[] shortOffset = new int[1 << SHORT_BITS];
-    private final int[] shortPrevious = new int[1 << SHORT_BITS];
+    /**
+     * The tables' buckets, each its newest position (low 32 bits) and the one before (high 32): one
+     * load and one store a position, where two arrays took two of each, which is most of what a
+     * restart point's replay ({@link IndexReplay}) costs.
+     */
+    private final long[] longBuckets = new long[1 << LONG_BITS];
+    private final long[] shortBuckets = new long[1 << SHORT_BITS];
+    /** Told every position indexed, while a restart point's proof records them ({@link IndexReplay}); else null. */
+    private IndexObserver observer;
 
     // the block being searched
     private byte[] src;
@@ -47,6 +52,59 @@ final class BestMatcher extends MatchFinder {
         this.shortcutsOneByteBlocks = shortcutsOneByteBlocks;
     }
 
+    /**
+     * Told the positions the match finder indexes, as content positions, in the order it indexes
+     * them: each searched position, and after a match the positions it indexes up to its end.
+     */
+    interface IndexObserver {
+
+        /** Position {@code s} was searched, and indexed, in the literal run from {@code nextEmit}. */
+        void searched(int nextEmit, int s);
+
+        /** Every position from {@code from} to {@code to} (exclusive; none if it is not above) was indexed. */
+        void indexed(int from, int to);
+    }
+
+    void observe(IndexObserver observer) {
+        this.observer = observer;
+    }
+
+    /** The next position searched after a search at {@code s} found nothing: every position, then ever fewer past 512 literal bytes. */
+    static int nextSearch(int s, int nextEmit) {
+        return s + 1 + ((s - nextEmit) >> (SEARCH_STRENGTH - 1));
+    }
+
+    /** Indexes every position of the history from {@code from} to {@code to} (exclusive), as after a match. */
+    void replayRun(int from, int to) {
+        src = window.bytes;
+        for (int at = from; at < to; at++) {
+            index(at, at + window.cur);
+        }
+        src = null;
+    }
+
+    /** Indexes the positions a literal run from {@code nextEmit} searches before {@code to} (exclusive). */
+    void replaySearches(int nextEmit, int to) {
+        src = window.bytes;
+        for (int s = nextEmit; s < to; s = nextSearch(s, nextEmit)) {
+            index(s, s + window.cur);
+        }
+        src = null;
+    }
+
+    /** A bucket with {@code position} as its newest, its newest before as the one before. */
+    private static long pushed(long bucket, int position) {
+        return bucket << 32 | position & 0xFFFFFFFFL;
+    }
+
+    private static int newest(long bucket) {
+        return (int) bucket;
+    }
+
+    private static int previous(long bucket) {
+        return (int) (bucket >>> 32);
+    }
+
     private static int hashLong(long u) {
         return (int) ((u * PRIME_8) >>> (64 - LONG_BITS));
     }
@@ -58,9 +116,7 @@ final class BestMatcher extends MatchFinder {
     @Override
     void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
-            window.rebasePrevious(longOffset, longPrevious);
-            window.rebasePrevious(shortOffset, shortPrevious);
-            window.rebase(shortOffset, longOffset);
+            window.rebase(longBuckets, shortBuckets);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length);
@@ -68,7 +124,7 @@ final class BestMatcher extends MatchFinder {
 
     @Override
     void reset(long frameLength) {
-        window.reset(frameLength, longOffset, longPrevious, shortOffset, shortPrevious);
+        window.reset(frameLength, longBuckets, shortBuckets);
     }
 
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
@@ -81,10 +137,8 @@ final class BestMatcher extends MatchFinder {
         long cv = Bytes.load64(src, at);
         int h0 = hashLong(cv);
         int h1 = hashShort(cv);
-        longPrevious[h0] = longOffset[h0];
-        longOffset[h0] = position;
-        shortPrevious[h1] = shortOffset[h1];
-        shortOffset[h1] = position;
+        longBuckets[h0] = pushed(longBuckets[h0], position);
+        shortBuckets[h1] = pushed(shortBuckets[h1], position);
     }
 
     private void find(Block block, byte[] src, int s, int end) {
@@ -111,10 +165,12 @@ final class BestMatcher extends MatchFinder {
             long cv = Bytes.load64(src, s);
             int nextHashL = hashLong(cv);
             int nextHashS = hashShort(cv);
-            int candidateL = longOffset[nextHashL];
-            int candidateLPrevious = longPrevious[nextHashL];
-            int candidateS = shortOffset[nextHashS];
-            int candidateSPrevious = shortPrevious[nextHashS];
+            long longBucket = longBuckets[nextHashL];
+            long shortBucket = shortBuckets[nextHashS];
+            int candidateL = newest(longBucket);
+            int candidateLPrevious = previous(longBucket);
+            int candidateS = newest(shortBucket);
+            int candidateSPrevious = previous(shortBucket);
 
             bestOffset = 0;
             bestS = s;
@@ -150,29 +206,32 @@ final class BestMatcher extends MatchFinder {
                     }
                 }
             }
-            longPrevious[nextHashL] = candidateL;
-            longOffset[nextHashL] = s + cur;
-            shortPrevious[nextHashS] = candidateS;
-            shortOffset[nextHashS] = s + cur;
+            longBuckets[nextHashL] = pushed(longBucket, s + cur);
+            shortBuckets[nextHashS] = pushed(shortBucket, s + cur);
+            if (observer != null) {
+                observer.searched(nextEmit + cur - window.maxMatchOffset, s + cur - window.maxMatchOffset);
+            }
             int index0 = s + 1;
 
             if (bestLength < GOOD_ENOUGH) {
                 if (bestLength < 4) {
-                    s += 1 + ((s - nextEmit) >> (SEARCH_STRENGTH - 1));
+                    s = nextSearch(s, nextEmit);
                     if (s >= sLimit) {
                         break;
                     }
                     continue;
                 }
-                int nextS = shortOffset[hashShort(cv >>> 8)];
+                int nextS = newest(shortBuckets[hashShort(cv >>> 8)]);
                 long cv1 = Bytes.load64(src, s + 1);
                 long cv2 = Bytes.load64(src, s + 2);
                 int hashL1 = hashLong(cv1);
                 int hashL2 = hashLong(cv2);
-                int nextL = longOffset[hashL1];
-                int nextLPrevious = longPrevious[hashL1];
-                int nextL2 = longOffset[hashL2];
-                int nextL2Previous = longPrevious[hashL2];
+                long nextBucket = longBuckets[hashL1];
+                long nextBucket2 = longBuckets[hashL2];
+                int nextL = newest(nextBucket);
+                int nextLPrevious = previous(nextBucket);
+                int nextL2 = newest(nextBucket2);
+                int nextL2Previous = previous(nextBucket2);
                 improve(nextS - cur, s + 1, (int) cv1, -1);
                 improve(nextL - cur, s + 1, (int) cv1, -1);
                 improve(nextLPrevious - cur, s + 1, (int) cv1, -1);
@@ -184,8 +243,9 @@ final class BestMatcher extends MatchFinder {
                     if (sAt < sLimit) {
                         // a match that ends where the best one does, starting a little later
                         int hashEnd = hashLong(Bytes.load64(src, sAt));
-                        int endOffset = longOffset[hashEnd];
-                        int endPrevious = longPrevious[hashEnd];
+                        long endBucket = longBuckets[hashEnd];
+                        int endOffset = newest(endBucket);
+                        int endPrevious = previous(endBucket);
                         int off = endOffset - cur - bestLength + SKIP_BEGINNING;
                         if (off >= 0) {
                             improve(off, bestS + SKIP_BEGINNING, Bytes.load32(src, bestS + SKIP_BEGINNING), -1);
@@ -205,6 +265,9 @@ final class BestMatcher extends MatchFinder {
                 s = bestS + bestLength;
                 nextEmit = s;
                 int indexEnd = Math.min(s, sLimit + 4);
+                if (observer != null) {
+                    observer.indexed(index0 + cur - window.maxMatchOffset, indexEnd + cur - window.maxMatchOffset);
+                }
                 for (int off = index0 + cur; index0 < indexEnd; index0++, off++) {
                     index(index0, off);
                 }
@@ -244,6 +307,9 @@ final class BestMatcher extends MatchFinder {
             s += l;
             nextEmit = s;
             int indexEnd = Math.min(s, sLimit - 4);
+            if (observer != null) {
+                observer.indexed(index0 + cur - window.maxMatchOffset, indexEnd + cur - window.maxMatchOffset);
+            }
             for (int off = index0 + cur; index0 < indexEnd; index0++, off++) {
                 index(index0, off);
             }

@@ -19,7 +19,9 @@ import java.util.Optional;
  * warm-up over the input before it, with the match-table slots the piece reads before writing them
  * patched to the Writer's where the warm-up left them otherwise ({@link SlotPatcher}), and, where the
  * warm-up left another entropy state (Huffman code, sequence tables) than the Writer's, which the piece
- * before the point has, the Writer's. Where each piece starts, its patch and the sha256 of its bytes
+ * before the point has, the Writer's. At SpeedBestCompression a piece's encoder is instead the one a
+ * restore builds from the point's index record ({@link IndexReplay}), made from the indexing the
+ * pieces before it did. Where each piece starts, its patch or record and the sha256 of its bytes
  * are recorded as candidate restart points, which hold once whoever checks the bytes written found
  * them the original's. The frame's checksum is computed over all of the content. Not thread-safe.
  */
@@ -49,12 +51,16 @@ public final class KlauspostFrameProver implements FrameProver {
     private Piece piece;
     private long nextPoint;
     private int entropyStates;
+    /** The indexing of every piece so far, at SpeedBestCompression; else null. */
+    private final IndexReplay.Recorder indexing;
 
     /**
-     * A piece: its encoder and patcher (none in the first, which is the Writer), the Writer's entropy
-     * state it started from where its warm-up left another (else empty), where it starts in the content and the frame.
+     * A piece: its encoder and patcher (none in the first, which is the Writer, nor at
+     * SpeedBestCompression), the Writer's entropy state it started from where its warm-up left another
+     * (else empty), the index record it started from at SpeedBestCompression (else empty), where it
+     * starts in the content and the frame.
      */
-    private record Piece(KlauspostZstdEncoder encoder, SlotPatcher patcher, byte[] entropyState, long start, long output) {
+    private record Piece(KlauspostZstdEncoder encoder, SlotPatcher patcher, byte[] entropyState, byte[] indexRecord, long start, long output) {
     }
 
     private KlauspostFrameProver(KlauspostSettings settings, long contentSize, long spacing, int warmUp, OutputStream sink) {
@@ -64,7 +70,10 @@ public final class KlauspostFrameProver implements FrameProver {
         this.warmUp = warmUp;
         this.out = new VerifyingOutput(sink);
         this.recent = new byte[2 * settings.windowSize() + CHUNK];
-        piece = new Piece(KlauspostZstdEncoder.restartSegment(settings, 0, new byte[0], warmUp, recent, 0, 0, out), null, new byte[0], 0, 0);
+        piece = new Piece(KlauspostZstdEncoder.restartSegment(settings, 0, new byte[0], warmUp, recent, 0, 0, out), null, new byte[0], new byte[0],
+                0, 0);
+        indexing = settings.replaysIndexing() ? new IndexReplay.Recorder(settings.windowSize()) : null;
+        observeIndexing();
         nextPoint = pointAfter(0);
     }
 
@@ -86,18 +95,34 @@ public final class KlauspostFrameProver implements FrameProver {
 
     /**
      * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), or empty if
-     * it is not klauspost's or has none.
+     * it is not klauspost's or has none; at SpeedBestCompression its points lie twice {@code spacing} apart ({@link #frameSpacing}).
      */
     public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
-        return proves(frame, spacing) ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, sink)
-                : Optional.empty();
+        if (!proves(frame, spacing)) {
+            return Optional.empty();
+        }
+        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+        return of(settings, frame.contentSize(), frame.flushPoints(), frameSpacing(settings, spacing), WARM_UP, sink);
     }
 
     /** Whether {@link #of(ZstdFrame.Compressed, long, OutputStream)} gives a prover for {@code frame}. */
     public static boolean proves(ZstdFrame.Compressed frame, long spacing) {
-        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
-                && KlauspostSettings.of(frame.encoder()).hasRestartPoints() && frame.flushPoints().length == 0 && frame.contentSize() > spacing
-                && frame.contentSize() <= Integer.MAX_VALUE - 5L * KlauspostSettings.of(frame.encoder()).windowSize();
+        if (!frame.encoder().family().equals(KlauspostSettings.FAMILY)) {
+            return false;
+        }
+        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+        return frame.checksum().length == 4 && settings.hasRestartPoints() && frame.flushPoints().length == 0
+                && frame.contentSize() > frameSpacing(settings, spacing) && frame.contentSize() <= Integer.MAX_VALUE - 5L * settings.windowSize();
+    }
+
+    /**
+     * How far apart a frame's points lie, for layers whose points are asked {@code spacing} apart: at
+     * SpeedBestCompression twice as far, since each point's replay (about 100 ms for its window's 8.4
+     * million positions) costs a quarter of a 4 MiB piece's encoding, and the dedup CPU grew by a
+     * third with points every 4 MiB, by a sixth every 8 MiB (docs/design.md).
+     */
+    private static long frameSpacing(KlauspostSettings settings, long spacing) {
+        return settings.replaysIndexing() ? 2 * spacing : spacing;
     }
 
     @Override
@@ -153,6 +178,10 @@ public final class KlauspostFrameProver implements FrameProver {
 
     /** Ends the piece under way at the point reached and starts the next from its warm-up, with the Writer's tables and entropy state. */
     private void startPiece() {
+        if (indexing != null) {
+            startReplayedPiece();
+            return;
+        }
         long point = received;
         int history = KlauspostZstdEncoder.restartHistory(settings, point);
         KlauspostZstdEncoder encoder = KlauspostZstdEncoder.resumedSegment(settings, recent, (int) (point - recentStart) - history, history,
@@ -165,12 +194,39 @@ public final class KlauspostFrameProver implements FrameProver {
         }
         endPiece();
         long[][] writers = piece.patcher() == null ? SlotPatcher.takeTables(piece.encoder().matcher) : piece.patcher().writersTables();
-        piece = new Piece(encoder, new SlotPatcher(encoder.matcher, writers), entropyState, point, out.size());
+        piece = new Piece(encoder, new SlotPatcher(encoder.matcher, writers), entropyState, new byte[0], point, out.size());
         nextPoint = pointAfter(point);
     }
 
+    /**
+     * Ends the piece under way at the point reached and starts the next from what a restore builds from
+     * the point's record, the indexing before it and the entropy state the piece leaves; where the
+     * indexing in the window before the point is not one a record tells, the piece goes on instead.
+     */
+    private void startReplayedPiece() {
+        long point = received;
+        byte[] record = indexing.record((int) point, piece.encoder().entropyState());
+        nextPoint = pointAfter(point);
+        if (record == null || record.length > ZstdRestartPoint.MAX_PATCH) {
+            return;
+        }
+        int history = KlauspostZstdEncoder.restartHistory(settings, point);
+        KlauspostZstdEncoder encoder = KlauspostZstdEncoder.restartSegment(settings, point, record, warmUp, recent,
+                (int) (point - recentStart) - history, history, out);
+        endPiece();
+        entropyStates++;
+        piece = new Piece(encoder, null, new byte[0], record, point, out.size());
+        observeIndexing();
+    }
+
+    private void observeIndexing() {
+        if (indexing != null) {
+            ((BestMatcher) piece.encoder().matcher).observe(indexing);
+        }
+    }
+
     private void endPiece() {
-        byte[] patch = new byte[0];
+        byte[] patch = piece.indexRecord();
         if (piece.patcher() != null) {
             patch = piece.patcher().patch(piece.entropyState());
         }

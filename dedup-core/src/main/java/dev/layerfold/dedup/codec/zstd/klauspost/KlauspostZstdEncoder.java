@@ -113,8 +113,10 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
      * The encoder of the segment from a restart point of a frame without flush points
      * ({@link KlauspostFrameProver}): at the frame's start, the frame's header and blocks; else its
      * blocks, from a warm-up of up to {@code warmUp} bytes before the point and the point's patch
-     * ({@link SlotPatch}). Never the checksum, which covers all of the content.
+     * ({@link SlotPatch}), or at SpeedBestCompression from tables replayed by the point's record
+     * ({@link IndexReplay}), with no warm-up. Never the checksum, which covers all of the content.
      *
+     * @param patch   the point's patch, or at SpeedBestCompression its index record
      * @param history the input before the point, the last {@link #restartHistory} bytes of it
      * @throws IllegalArgumentException if the level has no restart points, or the point, its history or its patch do not fit
      */
@@ -125,9 +127,24 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
             throw new IllegalArgumentException("no restart point at content offset " + point + " with " + length + " bytes before it and a patch of "
                     + patch.length + " bytes at " + settings);
         }
-        KlauspostZstdEncoder encoder = point == 0 ? new KlauspostZstdEncoder(settings, new long[0], sink, null)
-                : resumedSegment(settings, history, offset, length, (int) Math.min(warmUp, point), point - length, sink);
+        if (point == 0) {
+            return new KlauspostZstdEncoder(settings, new long[0], sink, null);
+        }
+        if (settings.replaysIndexing()) {
+            return replayedSegment(settings, patch, history, offset, length, point - length, sink);
+        }
+        KlauspostZstdEncoder encoder = resumedSegment(settings, history, offset, length, (int) Math.min(warmUp, point), point - length, sink);
         SlotPatch.apply(patch, encoder.matcher, encoder.blocks);
+        return encoder;
+    }
+
+    /** A segment's encoder whose history only joins the window, its tables and entropy state then set by {@code record}. */
+    private static KlauspostZstdEncoder replayedSegment(KlauspostSettings settings, byte[] record, byte[] history, int offset, int length,
+                                                        long position, OutputStream sink) {
+        KlauspostZstdEncoder encoder = new KlauspostZstdEncoder(settings, new long[0], sink, null);
+        encoder.headerWritten = true;
+        encoder.matcher.prime(history, offset, length, position);
+        IndexReplay.apply(record, (BestMatcher) encoder.matcher, encoder.blocks);
         return encoder;
     }
 

@@ -59,6 +59,15 @@ final class MatchWindow {
         }
     }
 
+    /** {@link #reset(long, int[]...)} for tables of buckets, each a position (low 32 bits) and the one before it (high 32). */
+    void reset(long frameLength, long[]... buckets) {
+        if (advancePast(frameLength)) {
+            for (long[] table : buckets) {
+                Arrays.fill(table, 0);
+            }
+        }
+    }
+
     /** Moves cur past a frame of {@code frameLength} bytes; true if it was put back instead, and the tables must be cleared. */
     private boolean advancePast(long frameLength) {
         long next = cur + frameLength + 2L * maxMatchOffset;
@@ -105,6 +114,23 @@ final class MatchWindow {
         int minOffset = cur + length - maxMatchOffset;
         for (MatchTable table : tables) {
             table.rebase(this, minOffset);
+        }
+        cur = maxMatchOffset;
+    }
+
+    /**
+     * {@link #rebase(int[]...)} for tables of buckets: a bucket's position before its newest is
+     * emptied with it, or when out of reach, as {@link #rebasePrevious} does.
+     */
+    void rebase(long[]... buckets) {
+        int minOffset = cur + length - maxMatchOffset;
+        for (long[] table : buckets) {
+            for (int i = 0; i < table.length; i++) {
+                int newest = (int) table[i];
+                int previous = (int) (table[i] >>> 32);
+                int rebasedPrevious = newest < minOffset || previous < minOffset ? 0 : previous - cur + maxMatchOffset;
+                table[i] = (long) rebasedPrevious << 32 | rebased(newest, minOffset) & 0xFFFFFFFFL;
+            }
         }
         cur = maxMatchOffset;
     }

@@ -22,7 +22,7 @@ import java.util.Arrays;
 final class SlotPatch {
 
     /** The most bytes an entropy state takes: a Huffman code of 256 symbols and three sequence tables. */
-    private static final int MAX_ENTROPY_STATE = 2 + 1 + 3 * 256 + 3 * (2 + 2 * 256);
+    static final int MAX_ENTROPY_STATE = 2 + 1 + 3 * 256 + 3 * (2 + 2 * 256);
 
     private SlotPatch() {
     }

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
+import dev.layerfold.dedup.codec.recipe.Varints;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,23 +22,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A frame written in pieces from restart points ({@link KlauspostFrameProver}) is the Go Writer's
  * frame ({@link KlauspostZstdOracle}), and each point's segment, encoded alone from the input before
  * it and its patch ({@link KlauspostZstdEncoder#restartSegment}), is that frame's bytes with the
- * digest the point records, at SpeedFastest and SpeedDefault, on text with matches megabytes back and
- * on a tar of system files, where a warm-up alone leaves the Writer's tables in no segment (docs/design.md).
+ * digest the point records, at SpeedFastest, SpeedDefault and SpeedBestCompression (tables replayed from
+ * the Writer's indexing), on text with matches megabytes back and on a tar of system files, where a
+ * warm-up alone leaves the Writer's tables in no segment (docs/design.md).
  */
 class KlauspostFrameProverTest {
 
     private static final KlauspostSettings DEFAULT = new KlauspostSettings(KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.Release.COMPRESS_1_20_3);
+    private static final KlauspostSettings BEST = new KlauspostSettings(KlauspostSettings.SPEED_BEST, KlauspostSettings.Release.COMPRESS_1_18_0);
     private static final long SPACING = 2 << 20;
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BEST})
     void mixedInputPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = KlauspostZstdEncoderTest.mixed(new Random(14), 13 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
     }
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BEST})
     void systemFilesPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = TestInputs.tarOf(Path.of("/usr/share"), 12 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
@@ -71,6 +74,54 @@ class KlauspostFrameProverTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * At SpeedBestCompression the record's items are what make the segment the Writer's: tables replayed
+     * from every position of the window (one gap at its end, so that no position reads past the point)
+     * write other bytes where the segment copies a literal run of the window, whose positions the Writer
+     * indexed only where it searched (on tars of system files, /usr/share's and /usr/lib's first 7 MiB,
+     * they write the same).
+     */
+    @Test
+    void withoutTheWritersSkipsASpeedBestPointsSegmentIsAnother() throws Exception {
+        byte[] input = KlauspostZstdEncoderTest.mixed(new Random(14), 5 << 20);
+        ZstdRestartPoint point = prove(BEST, input).prover().candidates().get(1);
+        int history = KlauspostZstdEncoder.restartHistory(BEST, point.inputOffset());
+        ByteArrayOutputStream everyPosition = new ByteArrayOutputStream();
+        everyPosition.write(point.patch(), 0, patchSlotsStart(point.patch()));
+        Varints.write(everyPosition, 1);
+        Varints.write(everyPosition, (long) (history - 16) << 1);
+        Varints.write(everyPosition, 16);
+        assertThat(sha256(segment(BEST, input, point, everyPosition.toByteArray(), 2 << 20))).isNotEqualTo(point.segmentSha256());
+        assertThat(sha256(segment(BEST, input, point, point.patch(), 2 << 20))).isEqualTo(point.segmentSha256());
+    }
+
+    /** A record without an entropy state, whose items stop short of the point, or name positions past it, is refused. */
+    @Test
+    void aSpeedBestRecordThatIsNoneOfTheWritersIsRefused() throws Exception {
+        byte[] input = KlauspostZstdEncoderTest.mixed(new Random(3), 3 << 20);
+        ZstdRestartPoint point = prove(BEST, input).prover().candidates().get(1);
+        byte[] state = Arrays.copyOf(point.patch(), patchSlotsStart(point.patch()));
+        int history = KlauspostZstdEncoder.restartHistory(BEST, point.inputOffset());
+        assertThatThrownBy(() -> segment(BEST, input, point, new byte[] {0, 0}, 1 << 20)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> segment(BEST, input, point, concat(state, 0), 1 << 20)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> segment(BEST, input, point, concat(state, 1, (long) (history - 16) << 1, 17), 1 << 20))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> segment(BEST, input, point, concat(state, 1, (long) (history - 4) << 1, 4), 1 << 20))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> segment(BEST, input, point, concat(state, 1, (long) (history - 16) << 1 | 1, 16), 1 << 20))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** {@code prefix}, then {@code varints}. */
+    private static byte[] concat(byte[] prefix, long... varints) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(prefix);
+        for (long value : varints) {
+            Varints.write(out, value);
+        }
+        return out.toByteArray();
+    }
+
     private static void assertEveryPointReproducesItsSegment(KlauspostSettings settings, byte[] input, byte[] writers) throws IOException {
         Proof proof = prove(settings, input);
         KlauspostFrameProver prover = proof.prover();
@@ -87,7 +138,7 @@ class KlauspostFrameProverTest {
         }
     }
 
-    /** Where a patch's slots start: past its entropy state's length (a varint) and bytes. */
+    /** Where a patch's slots (or a SpeedBest record's items) start: past its entropy state's length (a varint) and bytes. */
     static int patchSlotsStart(byte[] patch) {
         int length = 0;
         int at = 0;
