@@ -114,9 +114,9 @@ public record KlauspostSettings(int level, Release release) {
         return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
     }
 
-    /** Whether frames of this level get restart points ({@link KlauspostFrameProver}): SpeedFastest's and SpeedDefault's, so far. */
+    /** Whether frames of this level get restart points ({@link KlauspostFrameProver}): SpeedFastest's, SpeedDefault's and SpeedBetterCompression's, so far. */
     public boolean hasRestartPoints() {
-        return level == SPEED_FASTEST || level == SPEED_DEFAULT;
+        return level == SPEED_FASTEST || level == SPEED_DEFAULT || level == SPEED_BETTER;
     }
 
     MatchFinder matchFinder() {

@@ -12,13 +12,25 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * handed on to the next piece without a copy. A restore writing the patch into the warm-up's tables
  * before the segment makes the same reads: a patched slot's first access is a read. Whether it all
  * held is proven by the layer's digest, not by this reasoning.
+ *
+ * <p>A bucket ({@link MatchTable#ofBuckets}) is marked in its newest position, where the warm-up's
+ * holds another position in reach than the Writer's (either of its two). Its first access may be a
+ * push, after which the piece's previous position is the Writer's newest and an unpatched restore's the
+ * warm-up's: it stays marked, the warm-up's kept up to date, so that a later read can still decide;
+ * a second push leaves both alike, and unmarks it. A read so decided patches the bucket as the Writer's
+ * was at the point, what a restore writes before its segment.
  */
 final class SlotPatcher {
+
+    /** Flags a warm-up's bucket pushed since the point, in its previous position's bit 31 ({@link MatchTable#UNREAD}'s counterpart). */
+    private static final long PUSHED = MatchTable.UNREAD << 32;
+    private static final int PUSHED_BIT = 1 << 31;
 
     private final MatchTable[] tables;
     /** What the piece's warm-up left in each table, where a restore starts from. */
     private final long[][] warm;
     private final SlotPatch.Builder patch;
+    private final MatchWindow window;
     private final int maxMatchOffset;
 
     /**
@@ -33,19 +45,20 @@ final class SlotPatcher {
             throw new IllegalArgumentException("a piece's match finder has " + tables.length + " tables, the Writer's " + writers.length);
         }
         warm = new long[tables.length][];
+        patch = new SlotPatch.Builder(finder.window);
+        window = finder.window;
+        maxMatchOffset = finder.window.maxMatchOffset;
         for (MatchTable table : tables) {
             long[] entries = writers[table.index];
             long[] warmUp = table.replaceEntries(entries);
             for (int slot = 0; slot < entries.length; slot++) {
-                if (entries[slot] != warmUp[slot]) {
+                if (table.buckets ? !sameBucket(entries[slot], warmUp[slot]) : entries[slot] != warmUp[slot]) {
                     entries[slot] |= MatchTable.UNREAD;
                 }
             }
             warm[table.index] = warmUp;
             table.patcher = this;
         }
-        patch = new SlotPatch.Builder(finder.window);
-        maxMatchOffset = finder.window.maxMatchOffset;
     }
 
     /**
@@ -77,7 +90,7 @@ final class SlotPatcher {
 
     /** The slots patched so far, and {@code entropyState} (empty: none). */
     byte[] patch(byte[] entropyState) {
-        return patch.encode(entropyState, tables.length);
+        return patch.encode(entropyState, tables);
     }
 
     /**
@@ -98,5 +111,54 @@ final class SlotPatcher {
 
     private boolean matches(long entry, int value, int at) {
         return at - MatchTable.offset(entry) < maxMatchOffset && MatchTable.value(entry) == value;
+    }
+
+    /**
+     * The first read of a marked bucket that may decide something, by {@link MatchTable#bucket}'s
+     * test: patched, and unmarked, where a position of the warm-up's bucket or of the Writer's passes it.
+     * Returns the Writer's bucket, which a restore's patch makes its own.
+     */
+    long firstBucketRead(MatchTable table, int slot, int value, int at, int shift) {
+        long writers = table.entry(slot) & ~MatchTable.UNREAD;
+        long warmUp = warm[table.index][slot];
+        if (!bucketMatches(writers, value, at, shift) && !bucketMatches(warmUp, value, at, shift)) {
+            return writers;
+        }
+        // Pushed since the point, the Writer's newest there is its previous now, and its previous there no push kept.
+        if ((warmUp & PUSHED) != 0) {
+            patch.addBucket(table.index, slot, MatchTable.previous(writers), 0);
+        } else {
+            patch.addBucket(table.index, slot, MatchTable.offset(writers), MatchTable.previous(writers));
+        }
+        table.setEntry(slot, writers);
+        return writers;
+    }
+
+    /** A push on a marked bucket (its first: a second unmarks it): the warm-up's bucket takes it too. */
+    void markedPush(MatchTable table, int slot, int position) {
+        long writers = MatchTable.entry(position, MatchTable.offset(table.entry(slot) & ~MatchTable.UNREAD));
+        long warmUp = MatchTable.entry(position, MatchTable.offset(warm[table.index][slot]));
+        if (sameBucket(writers, warmUp)) {
+            table.setEntry(slot, writers);
+        } else {
+            table.setEntry(slot, writers | MatchTable.UNREAD);
+            warm[table.index][slot] = warmUp | PUSHED;
+        }
+    }
+
+    /** Whether two buckets hold the same positions in reach from the point on. */
+    private boolean sameBucket(long a, long b) {
+        return patch.distance(MatchTable.offset(a)) == patch.distance(MatchTable.offset(b))
+                && patch.distance(MatchTable.previous(a) & ~PUSHED_BIT) == patch.distance(MatchTable.previous(b) & ~PUSHED_BIT);
+    }
+
+    private boolean bucketMatches(long bucket, int value, int at, int shift) {
+        return matchesAt(MatchTable.offset(bucket) - shift, value, at) || matchesAt((MatchTable.previous(bucket) & ~PUSHED_BIT) - shift, value, at);
+    }
+
+    /** Whether the 4 bytes at {@code position} (plus cur), before {@code at} and in its reach, are {@code value}. */
+    private boolean matchesAt(int position, int value, int at) {
+        int in = position - window.cur;
+        return at - position < maxMatchOffset && at > position && in >= 0 && Bytes.load32(window.bytes, in) == value;
     }
 }

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A frame written in pieces from restart points ({@link KlauspostFrameProver}) is the Go Writer's
  * frame ({@link KlauspostZstdOracle}), and each point's segment, encoded alone from the input before
  * it and its patch ({@link KlauspostZstdEncoder#restartSegment}), is that frame's bytes with the
- * digest the point records, at SpeedFastest and SpeedDefault, on text with matches megabytes back and
+ * digest the point records, at SpeedFastest, SpeedDefault and SpeedBetterCompression, on text with matches megabytes back and
  * on a tar of system files, where a warm-up alone leaves the Writer's tables in no segment (docs/design.md).
  */
 class KlauspostFrameProverTest {
@@ -30,14 +30,14 @@ class KlauspostFrameProverTest {
     private static final long SPACING = 2 << 20;
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER})
     void mixedInputPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = KlauspostZstdEncoderTest.mixed(new Random(14), 13 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
     }
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER})
     void systemFilesPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = TestInputs.tarOf(Path.of("/usr/share"), 12 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
