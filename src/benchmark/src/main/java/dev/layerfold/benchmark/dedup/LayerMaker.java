@@ -81,6 +81,16 @@ final class LayerMaker {
         return zstdgen;
     }
 
+    /** The Go Writer's EncoderLevel (zstdgen's {@code klauspost LEVEL}) that containers/image picks for a producer's zstd level. */
+    private static int klauspostSpeed(Producer producer) {
+        return switch (producer) {
+            case KLAUSPOST_ZSTD_1 -> 1;
+            case KLAUSPOST_ZSTD_3 -> 2;
+            case KLAUSPOST_ZSTD_5 -> 3;
+            default -> throw new IllegalArgumentException(producer + " is not klauspost's Writer");
+        };
+    }
+
     boolean canMake(Producer producer) {
         return !producer.needsGo() || layergen != null;
     }
@@ -109,8 +119,8 @@ final class LayerMaker {
                     // zstd:chunked's frames hold the tar as it was given.
                     return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
                 }
-                case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
-                        + zstdgen() + " klauspost " + (producer == Producer.KLAUSPOST_ZSTD_3 ? 2 : 1) + " < layer.tar > layer.tar.gz");
+                case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1, KLAUSPOST_ZSTD_5 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
+                        + zstdgen() + " klauspost " + klauspostSpeed(producer) + " < layer.tar > layer.tar.gz");
                 case LIBZSTD_3, LIBZSTD_19 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
                         + zstdgen() + " libzstd " + producer.label.substring("libzstd-".length()) + " -size -workers 1 < layer.tar > layer.tar.gz");
                 case JDK_ZLIB_6 -> {
