@@ -49,6 +49,11 @@ final class SlotPatch {
             this.reach = point - window.maxMatchOffset;
         }
 
+        /** The point's coordinate: positions pushed since lie at or past it. */
+        int point() {
+            return point;
+        }
+
         /** How far back of the point {@code offset} (a position plus {@code cur}) lies: 0 if it is out of reach from the point on. */
         int distance(int offset) {
             return offset <= reach ? 0 : point - offset;

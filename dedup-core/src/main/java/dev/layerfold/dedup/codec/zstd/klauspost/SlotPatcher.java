@@ -16,15 +16,18 @@ package dev.layerfold.dedup.codec.zstd.klauspost;
  * <p>A bucket ({@link MatchTable#ofBuckets}) is marked in its newest position, where the warm-up's
  * holds another position in reach than the Writer's (either of its two). Its first access may be a
  * push, after which the piece's previous position is the Writer's newest and an unpatched restore's the
- * warm-up's: it stays marked, the warm-up's kept up to date, so that a later read can still decide;
- * a second push leaves both alike, and unmarks it. A read so decided patches the bucket as the Writer's
- * was at the point, what a restore writes before its segment.
+ * warm-up's: unless those are alike it stays marked (its newest, from the point on, tells it was
+ * pushed), so that a later read can still decide; a second push leaves both alike, and unmarks it. A
+ * read so decided patches the bucket as the Writer's was at the point, what a restore writes before
+ * its segment.
  */
 final class SlotPatcher {
 
-    /** Flags a warm-up's bucket pushed since the point, in its previous position's bit 31 ({@link MatchTable#UNREAD}'s counterpart). */
-    private static final long PUSHED = MatchTable.UNREAD << 32;
-    private static final int PUSHED_BIT = 1 << 31;
+    /**
+     * Flags a marked bucket whose warm-up's holds a position, in its previous position's bit 31: where
+     * the warm-up left none (most buckets, 2^19 against a 256 KiB warm-up) its copy need not be loaded.
+     */
+    private static final long WARMED = MatchTable.UNREAD << 32;
 
     private final MatchTable[] tables;
     /** What the piece's warm-up left in each table, where a restore starts from. */
@@ -52,8 +55,10 @@ final class SlotPatcher {
             long[] entries = writers[table.index];
             long[] warmUp = table.replaceEntries(entries);
             for (int slot = 0; slot < entries.length; slot++) {
-                if (table.buckets ? !sameBucket(entries[slot], warmUp[slot]) : entries[slot] != warmUp[slot]) {
+                if (!table.buckets && entries[slot] != warmUp[slot]) {
                     entries[slot] |= MatchTable.UNREAD;
+                } else if (table.buckets && !sameBucket(entries[slot], warmUp[slot])) {
+                    entries[slot] |= MatchTable.UNREAD | (warmUp[slot] == 0 ? 0 : WARMED);
                 }
             }
             warm[table.index] = warmUp;
@@ -70,8 +75,9 @@ final class SlotPatcher {
         for (MatchTable table : tables) {
             table.patcher = null;
             long[] entries = table.replaceEntries(new long[table.slots()]);
+            long marks = table.buckets ? MatchTable.UNREAD | WARMED : MatchTable.UNREAD;
             for (int slot = 0; slot < entries.length; slot++) {
-                entries[slot] &= ~MatchTable.UNREAD;
+                entries[slot] &= ~marks;
             }
             writers[table.index] = entries;
         }
@@ -115,18 +121,24 @@ final class SlotPatcher {
 
     /**
      * The first read of a marked bucket that may decide something, by {@link MatchTable#bucket}'s
-     * test: patched, and unmarked, where a position of the warm-up's bucket or of the Writer's passes it.
-     * Returns the Writer's bucket, which a restore's patch makes its own.
+     * test: patched, and unmarked, where the positions of the warm-up's bucket and of the Writer's that
+     * pass it differ (which passes, or in which place). Returns the Writer's bucket, which a restore's
+     * patch makes its own.
      */
     long firstBucketRead(MatchTable table, int slot, int value, int at, int shift) {
-        long writers = table.entry(slot) & ~MatchTable.UNREAD;
-        long warmUp = warm[table.index][slot];
-        if (!bucketMatches(writers, value, at, shift) && !bucketMatches(warmUp, value, at, shift)) {
+        long marked = table.entry(slot);
+        long writers = marked & ~(MatchTable.UNREAD | WARMED);
+        long warmAtPoint = (marked & WARMED) == 0 ? 0 : warm[table.index][slot];
+        // Pushed since the point (once: a second push unmarks), both buckets' newest there is their previous now.
+        boolean pushed = MatchTable.offset(writers) >= patch.point();
+        long warmUp = pushed ? MatchTable.entry(MatchTable.offset(writers), MatchTable.offset(warmAtPoint)) : warmAtPoint;
+        if (passing(MatchTable.offset(writers), value, at, shift) == passing(MatchTable.offset(warmUp), value, at, shift)
+                && passing(MatchTable.previous(writers), value, at, shift) == passing(MatchTable.previous(warmUp), value, at, shift)) {
             return writers;
         }
-        // Pushed since the point, the Writer's newest there is its previous now, and its previous there no push kept.
-        if ((warmUp & PUSHED) != 0) {
-            patch.addBucket(table.index, slot, MatchTable.previous(writers), 0);
+        if (pushed) {
+            // The Writer's previous at the point is gone; the warm-up's passed every read before the push as it did.
+            patch.addBucket(table.index, slot, MatchTable.previous(writers), MatchTable.previous(warmAtPoint));
         } else {
             patch.addBucket(table.index, slot, MatchTable.offset(writers), MatchTable.previous(writers));
         }
@@ -134,31 +146,38 @@ final class SlotPatcher {
         return writers;
     }
 
-    /** A push on a marked bucket (its first: a second unmarks it): the warm-up's bucket takes it too. */
+    /**
+     * A push on a marked bucket: unmarked where the warm-up's newest so far, becoming its previous,
+     * is the Writer's, or where it is its second since the point (both buckets then hold the same two).
+     */
     void markedPush(MatchTable table, int slot, int position) {
-        long writers = MatchTable.entry(position, MatchTable.offset(table.entry(slot) & ~MatchTable.UNREAD));
-        long warmUp = MatchTable.entry(position, MatchTable.offset(warm[table.index][slot]));
-        if (sameBucket(writers, warmUp)) {
-            table.setEntry(slot, writers);
+        long marked = table.entry(slot);
+        int writersNewest = MatchTable.offset(marked & ~MatchTable.UNREAD);
+        long pushed = MatchTable.entry(position, writersNewest);
+        if (writersNewest >= patch.point() || patch.distance(writersNewest) == patch.distance(warmNewest(table, slot, marked))) {
+            table.setEntry(slot, pushed);
         } else {
-            table.setEntry(slot, writers | MatchTable.UNREAD);
-            warm[table.index][slot] = warmUp | PUSHED;
+            table.setEntry(slot, pushed | MatchTable.UNREAD | marked & WARMED);
         }
+    }
+
+    private int warmNewest(MatchTable table, int slot, long marked) {
+        return (marked & WARMED) == 0 ? 0 : MatchTable.offset(warm[table.index][slot]);
     }
 
     /** Whether two buckets hold the same positions in reach from the point on. */
     private boolean sameBucket(long a, long b) {
         return patch.distance(MatchTable.offset(a)) == patch.distance(MatchTable.offset(b))
-                && patch.distance(MatchTable.previous(a) & ~PUSHED_BIT) == patch.distance(MatchTable.previous(b) & ~PUSHED_BIT);
+                && patch.distance(MatchTable.previous(a)) == patch.distance(MatchTable.previous(b));
     }
 
-    private boolean bucketMatches(long bucket, int value, int at, int shift) {
-        return matchesAt(MatchTable.offset(bucket) - shift, value, at) || matchesAt((MatchTable.previous(bucket) & ~PUSHED_BIT) - shift, value, at);
-    }
-
-    /** Whether the 4 bytes at {@code position} (plus cur), before {@code at} and in its reach, are {@code value}. */
-    private boolean matchesAt(int position, int value, int at) {
-        int in = position - window.cur;
-        return at - position < maxMatchOffset && at > position && in >= 0 && Bytes.load32(window.bytes, in) == value;
+    /**
+     * {@code position} if the 4 bytes at {@code position - shift} (plus cur), before {@code at} and in its reach, are
+     * {@code value}, else -1.
+     */
+    private int passing(int position, int value, int at, int shift) {
+        int tested = position - shift;
+        int in = tested - window.cur;
+        return at - tested < maxMatchOffset && at > tested && in >= 0 && Bytes.load32(window.bytes, in) == value ? position : -1;
     }
 }
