@@ -85,19 +85,26 @@ public final class KlauspostFrameProver implements FrameProver {
     }
 
     /**
-     * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), or empty if
+     * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), about
+     * {@code spacing} apart as its level sets them ({@link KlauspostSettings#restartSpacing}), or empty if
      * it is not klauspost's or has none.
      */
     public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
-        return proves(frame, spacing) ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, sink)
-                : Optional.empty();
+        if (!proves(frame, spacing)) {
+            return Optional.empty();
+        }
+        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+        return of(settings, frame.contentSize(), frame.flushPoints(), settings.restartSpacing(spacing), WARM_UP, sink);
     }
 
     /** Whether {@link #of(ZstdFrame.Compressed, long, OutputStream)} gives a prover for {@code frame}. */
     public static boolean proves(ZstdFrame.Compressed frame, long spacing) {
-        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
-                && KlauspostSettings.of(frame.encoder()).hasRestartPoints() && frame.flushPoints().length == 0 && frame.contentSize() > spacing
-                && frame.contentSize() <= Integer.MAX_VALUE - 5L * KlauspostSettings.of(frame.encoder()).windowSize();
+        if (!frame.encoder().family().equals(KlauspostSettings.FAMILY)) {
+            return false;
+        }
+        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
+        return frame.checksum().length == 4 && settings.hasRestartPoints() && frame.flushPoints().length == 0
+                && frame.contentSize() > settings.restartSpacing(spacing) && frame.contentSize() <= Integer.MAX_VALUE - 5L * settings.windowSize();
     }
 
     @Override
