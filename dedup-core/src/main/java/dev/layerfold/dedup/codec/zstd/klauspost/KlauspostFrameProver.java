@@ -70,14 +70,14 @@ public final class KlauspostFrameProver implements FrameProver {
 
     /**
      * A prover for a frame of {@code contentSize} bytes written by {@code settings}' Writer without
-     * flush points, or empty if its level has no restart points or the frame is not longer than
+     * flush points, or empty if its level cannot be resumed ({@link KlauspostSettings#resumable}) or the frame is not longer than
      * {@code spacing}, or so long that the Writer moves its table positions (past 2 GB less a few windows).
      *
      * @param warmUp how much input before each point its warm-up encodes again, whole blocks
      */
     public static Optional<KlauspostFrameProver> of(KlauspostSettings settings, long contentSize, long[] flushPoints, long spacing, int warmUp,
                                                    OutputStream sink) {
-        if (!settings.hasRestartPoints() || flushPoints.length > 0 || contentSize <= spacing
+        if (!settings.resumable() || flushPoints.length > 0 || contentSize <= spacing
                 || contentSize > Integer.MAX_VALUE - 5L * settings.windowSize() || warmUp % settings.blockSize() != 0 || warmUp <= 0) {
             return Optional.empty();
         }
@@ -85,26 +85,19 @@ public final class KlauspostFrameProver implements FrameProver {
     }
 
     /**
-     * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), about
-     * {@code spacing} apart as its level sets them ({@link KlauspostSettings#restartSpacing}), or empty if
+     * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), or empty if
      * it is not klauspost's or has none.
      */
     public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
-        if (!proves(frame, spacing)) {
-            return Optional.empty();
-        }
-        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
-        return of(settings, frame.contentSize(), frame.flushPoints(), settings.restartSpacing(spacing), WARM_UP, sink);
+        return proves(frame, spacing) ? of(KlauspostSettings.of(frame.encoder()), frame.contentSize(), frame.flushPoints(), spacing, WARM_UP, sink)
+                : Optional.empty();
     }
 
     /** Whether {@link #of(ZstdFrame.Compressed, long, OutputStream)} gives a prover for {@code frame}. */
     public static boolean proves(ZstdFrame.Compressed frame, long spacing) {
-        if (!frame.encoder().family().equals(KlauspostSettings.FAMILY)) {
-            return false;
-        }
-        KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
-        return frame.checksum().length == 4 && settings.hasRestartPoints() && frame.flushPoints().length == 0
-                && frame.contentSize() > settings.restartSpacing(spacing) && frame.contentSize() <= Integer.MAX_VALUE - 5L * settings.windowSize();
+        return frame.encoder().family().equals(KlauspostSettings.FAMILY) && frame.checksum().length == 4
+                && KlauspostSettings.of(frame.encoder()).hasRestartPoints() && frame.flushPoints().length == 0 && frame.contentSize() > spacing
+                && frame.contentSize() <= Integer.MAX_VALUE - 5L * KlauspostSettings.of(frame.encoder()).windowSize();
     }
 
     @Override

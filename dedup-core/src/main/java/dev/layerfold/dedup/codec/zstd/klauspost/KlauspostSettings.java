@@ -114,18 +114,20 @@ public record KlauspostSettings(int level, Release release) {
         return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
     }
 
-    /** Whether frames of this level get restart points ({@link KlauspostFrameProver}): SpeedFastest's, SpeedDefault's and SpeedBetterCompression's, so far. */
+    /**
+     * Whether the dedup split records restart points for frames of this level ({@link KlauspostFrameProver}):
+     * SpeedFastest's and SpeedDefault's. SpeedBetterCompression's are proven alike ({@link #resumable}) but not
+     * recorded: two of its segments encoded at once each cost about 1.2x the CPU of one alone (its 4 MB table
+     * of buckets and two loads from the window per position), so a restore on 2 threads falls short of the
+     * 1.8x its points are for (docs/design.md).
+     */
     public boolean hasRestartPoints() {
-        return level == SPEED_FASTEST || level == SPEED_DEFAULT || level == SPEED_BETTER;
+        return level == SPEED_FASTEST || level == SPEED_DEFAULT;
     }
 
-    /**
-     * How far apart a frame's restart points are set where {@code spacing} is asked: twice as far at
-     * SpeedBetterCompression, whose proof pays per point for its long table's 2^19 buckets, nearly all
-     * of which the warm-up leaves otherwise than the Writer's (docs/design.md).
-     */
-    public long restartSpacing(long spacing) {
-        return level == SPEED_BETTER ? 2 * spacing : spacing;
+    /** Whether a segment from a point of this level's frames can be proven and encoded from its patch: those with {@link #hasRestartPoints}, and SpeedBetterCompression's. */
+    boolean resumable() {
+        return hasRestartPoints() || level == SPEED_BETTER;
     }
 
     MatchFinder matchFinder() {
