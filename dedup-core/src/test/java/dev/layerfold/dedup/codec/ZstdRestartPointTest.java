@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
+import dev.layerfold.dedup.codec.recipe.Varints;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Layers written by the Go Writer of klauspost/compress/zstd at its default level (podman's,
- * containerd's, BuildKit's) and at SpeedFastest get verified restart points in the dedup split's proof; a parallel
+ * containerd's, BuildKit's), at SpeedFastest and at SpeedBetterCompression get verified restart points in the dedup split's proof; a parallel
  * restore, and a restore from each point, give the original's bytes; damaged points are caught,
  * never served.
  */
@@ -61,6 +63,16 @@ class ZstdRestartPointTest {
         assertRestartsExact(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_FASTEST, 1, TestInputs.tarOf(Path.of("/usr/share"), 9 << 20)));
     }
 
+    /**
+     * containers/image at zstd levels 5-9: SpeedBetterCompression, whose long table keeps two positions a slot (buckets), its points
+     * twice as far apart as asked.
+     */
+    @Test
+    void speedBetterLayersRestoreInParallelAndFromEveryPoint() throws Exception {
+        assertRestartsExact(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_BETTER, 1, TestInputs.tarOf(Path.of("/usr/lib"), 9 << 20)));
+        assertRestartsExact(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_BETTER, 1, RestartPointPropertyTest.mixedTar(new Random(5), 5 << 20)), 2);
+    }
+
     @Test
     void randomTarsRestoreInParallelAndFromEveryPoint() throws Exception {
         assertRestartsExact(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_DEFAULT, 1, RestartPointPropertyTest.mixedTar(new Random(14), 7 << 20)));
@@ -82,6 +94,52 @@ class ZstdRestartPointTest {
                 return new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), patch, p.segmentSha256());
             });
         }
+    }
+
+    /**
+     * At SpeedBetterCompression: a patch without its buckets, or with an input offset a block off, is caught; one whose first bucket's
+     * previous position moved (a bucket carried for its newest may not need it) is never served otherwise than as the original's bytes.
+     */
+    @Test
+    void aWrongBucketPatchIsCaughtOrHarmless() throws Exception {
+        Proven proven = betterDamageLayer();
+        assertDamageCaught(proven, p -> new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), new byte[] {0, 0, 0}, p.segmentSha256()));
+        assertDamageCaught(proven, p -> new ZstdRestartPoint(p.inputOffset() + (128 << 10), p.outputOffset(), p.patch(), p.segmentSha256()));
+        for (int moved : new int[] {0, 4096, 1 << 20}) {
+            assertDamageNeverServed(proven, p -> new ZstdRestartPoint(p.inputOffset(), p.outputOffset(), withFirstBucketsPrevious(p.patch(), moved),
+                    p.segmentSha256()));
+        }
+    }
+
+    /** {@code patch} with its long table's first bucket's previous position {@code distance} bytes back of the point instead. */
+    private static byte[] withFirstBucketsPrevious(byte[] patch, int distance) {
+        try {
+            ByteArrayInputStream in = new ByteArrayInputStream(patch);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            in.skipNBytes(Varints.read(in));
+            out.write(patch, 0, patch.length - in.available());
+            long buckets = Varints.read(in);
+            assertThat(buckets).as("buckets in the patch").isPositive();
+            Varints.write(out, buckets);
+            Varints.write(out, Varints.read(in));
+            Varints.write(out, Varints.read(in));
+            long previous = Varints.read(in);
+            assertThat(previous).as("the first bucket's previous position").isNotEqualTo(distance);
+            Varints.write(out, distance);
+            out.write(in.readAllBytes());
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Proven betterDamageLayer;
+
+    private static Proven betterDamageLayer() throws Exception {
+        if (betterDamageLayer == null) {
+            betterDamageLayer = proven(KlauspostZstdOracle.compress(KlauspostSettings.SPEED_BETTER, 1, TestInputs.tarOf(Path.of("/usr/share"), 9 << 20)));
+        }
+        return betterDamageLayer;
     }
 
     @Test

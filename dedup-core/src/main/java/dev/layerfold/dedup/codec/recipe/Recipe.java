@@ -47,8 +47,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
      * with worker threads, whose points may lie in a frame without a checksum): a release before
      * would take such points for klauspost's, and refuses the recipe rather than failing its restore.
      * Version 8 has version 6's layout too, and is written only for layers whose klauspost frame at
-     * SpeedBestCompression has restart points, whose patches are index records a release before
-     * cannot read.
+     * SpeedBetterCompression or SpeedBestCompression (the levels whose tables hold buckets) has restart
+     * points, whose patches a release before cannot read: buckets of two positions, and index records.
      */
     public static final int VERSION = 8;
     private static final int ZSTD_VERSION = 3;
@@ -57,7 +57,7 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     private static final int UNITS_VERSION = 5;
     private static final int ZSTD_RESTART_POINTS_VERSION = 6;
     private static final int LIBZSTD_RESTART_POINTS_VERSION = 7;
-    private static final int INDEX_RECORDS_VERSION = 8;
+    private static final int BUCKET_LEVELS_VERSION = 8;
     private static final int FIRST_VERSION = 1;
     private static final int MAX_RESTART_POINTS = 1 << 20;
     /** Bytes after the last gzip member the recipe keeps; more and the layer is not split. */
@@ -181,8 +181,8 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     /** The oldest version that holds this recipe: what processes of earlier releases can still read. */
     private int writtenVersion() {
         if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty()
-                && c.encoder().family().equals(KlauspostSettings.FAMILY) && c.encoder().level() == KlauspostSettings.SPEED_BEST)) {
-            return INDEX_RECORDS_VERSION;
+                && c.encoder().family().equals(KlauspostSettings.FAMILY) && c.encoder().level() >= KlauspostSettings.SPEED_BETTER)) {
+            return BUCKET_LEVELS_VERSION;
         }
         if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty()
                 && !c.encoder().family().equals(KlauspostSettings.FAMILY))) {

@@ -10,6 +10,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Example;
+import net.jqwik.api.constraints.IntRange;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -187,14 +188,18 @@ class RecipeTest {
         assertThat(Recipe.read(new ByteArrayInputStream(bytes))).isEqualTo(recipe);
     }
 
-    /** The release before would take a SpeedBestCompression point's index record for a slot patch: such layers are written as version 8. */
-    @Example
-    void speedBestRestartPointsSurviveWriteAndReadInAVersion8Recipe() throws IOException {
+    /**
+     * The release before would take a SpeedBetterCompression point's buckets, or a SpeedBestCompression
+     * point's index record, for a slot patch: such layers are written as version 8.
+     */
+    @Property(tries = 2)
+    void bucketLevelRestartPointsSurviveWriteAndReadInAVersion8Recipe(@ForAll @IntRange(min = KlauspostSettings.SPEED_BETTER,
+            max = KlauspostSettings.SPEED_BEST) int level) throws IOException {
         SkeletonWriter writer = new SkeletonWriter();
         writer.inline(new byte[3 << 20], 0, 3 << 20);
         List<ZstdRestartPoint> points = List.of(point(0, 0), point(2 << 20, 500_000));
         ZstdFrame frame = new ZstdFrame.Compressed(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, 4, 0x58},
-                EncoderSpec.of(KlauspostSettings.FAMILY, KlauspostSettings.SPEED_BEST, 11800), 3 << 20, new byte[] {1, 0, 0}, new byte[4], new long[0], points);
+                EncoderSpec.of(KlauspostSettings.FAMILY, level, 11800), 3 << 20, new byte[] {1, 0, 0}, new byte[4], new long[0], points);
         Recipe recipe = new Recipe(SHA, 9000, LayerFormat.ZSTD, List.of(), new byte[0], writer.finish(), List.of(frame));
 
         byte[] bytes = recipe.toBytes();

@@ -86,6 +86,7 @@ final class LayerMaker {
         return switch (producer) {
             case KLAUSPOST_ZSTD_1 -> 1;
             case KLAUSPOST_ZSTD_3 -> 2;
+            case KLAUSPOST_ZSTD_5 -> 3;
             case KLAUSPOST_ZSTD_10 -> 4;
             default -> throw new IllegalArgumentException(producer + " is not klauspost's Writer");
         };
@@ -119,7 +120,7 @@ final class LayerMaker {
                     // zstd:chunked's frames hold the tar as it was given.
                     return new ProducedLayer(name, producer, Files.readAllBytes(blob), Files.readAllBytes(build.resolve("layer.tar")));
                 }
-                case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1, KLAUSPOST_ZSTD_10 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
+                case KLAUSPOST_ZSTD_3, KLAUSPOST_ZSTD_1, KLAUSPOST_ZSTD_5, KLAUSPOST_ZSTD_10 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
                         + zstdgen() + " klauspost " + klauspostSpeed(producer) + " < layer.tar > layer.tar.gz");
                 case LIBZSTD_3, LIBZSTD_19 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && "
                         + zstdgen() + " libzstd " + producer.label.substring("libzstd-".length()) + " -size -workers 1 < layer.tar > layer.tar.gz");

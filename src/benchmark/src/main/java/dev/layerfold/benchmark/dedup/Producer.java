@@ -44,6 +44,8 @@ enum Producer {
     KLAUSPOST_ZSTD_3("zstd-3", "podman (klauspost zstd -3)"),
     /** The same at containers/image's zstd levels 1-2 (SpeedFastest). Only the restart suite measures it. */
     KLAUSPOST_ZSTD_1("zstd-1", "podman (klauspost zstd -1)"),
+    /** The same at containers/image's zstd levels 5-9 (SpeedBetterCompression). Only the restart suite measures it. */
+    KLAUSPOST_ZSTD_5("zstd-5", "podman (klauspost zstd -5)"),
     /** The same at containers/image's zstd levels 10 and up (SpeedBestCompression). Only the restart suite measures it. */
     KLAUSPOST_ZSTD_10("zstd-10", "podman (klauspost zstd -10)"),
     /**
@@ -75,7 +77,7 @@ enum Producer {
 
     /** Whether its layers are zstd (klauspost's Writer, zstd:chunked's compressor over it, or libzstd), not gzip. */
     boolean zstd() {
-        return this == KLAUSPOST_ZSTD_3 || this == KLAUSPOST_ZSTD_1 || this == KLAUSPOST_ZSTD_10 || this == ZSTD_CHUNKED || libzstd();
+        return this == KLAUSPOST_ZSTD_3 || this == KLAUSPOST_ZSTD_1 || this == KLAUSPOST_ZSTD_5 || this == KLAUSPOST_ZSTD_10 || this == ZSTD_CHUNKED || libzstd();
     }
 
     /** Whether its layers are libzstd's with worker threads, whose rebuilds compress on libzstd's own native threads, not the caller's. */

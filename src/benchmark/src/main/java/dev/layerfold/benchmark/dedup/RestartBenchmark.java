@@ -46,7 +46,7 @@ public final class RestartBenchmark implements Benchmark {
      * headed again, beside pigz's of the same size; GNU gzip -1, zlib -1 (Python's) and Go -2, whose chains are rebuilt by a warm-up
      * and whose points the proof checks, Go's levels 0 and -2 (stored, HuffmanOnly: a point at every block boundary, nothing
      * to rebuild), Go 1.27's -2 (a table spanning windows, replayed), and klauspost zstd's default level (podman's), whose
-     * points carry match-table patches, at two sizes, its SpeedFastest, and its SpeedBestCompression (points whose tables are replayed), and the zstd CLI's -3 and -19 (libzstd with a worker
+     * points carry match-table patches, at two sizes, its SpeedFastest, SpeedBetterCompression and SpeedBestCompression (points whose tables are replayed), and the zstd CLI's -3 and -19 (libzstd with a worker
      * thread, whose points are its jobs' starts), at two sizes, only when asked for by {@code producers}; eStargz and zstd:chunked,
      * restored in units.
      */
@@ -59,7 +59,8 @@ public final class RestartBenchmark implements Benchmark {
             new Layer("go--2", Producer.GO_HUFFMAN_ONLY, 32L << 20), new Layer("go127--2", Producer.GO127_HUFFMAN_ONLY, 32L << 20),
             new Layer("estargz-9", Producer.ESTARGZ, 32L << 20), new Layer("zstd-chunked", Producer.ZSTD_CHUNKED, 32L << 20),
             new Layer("zstd-3", Producer.KLAUSPOST_ZSTD_3, 32L << 20), new Layer("zstd-3", Producer.KLAUSPOST_ZSTD_3, 100L << 20),
-            new Layer("zstd-1", Producer.KLAUSPOST_ZSTD_1, 32L << 20), new Layer("zstd-10", Producer.KLAUSPOST_ZSTD_10, 32L << 20),
+            new Layer("zstd-1", Producer.KLAUSPOST_ZSTD_1, 32L << 20), new Layer("zstd-5", Producer.KLAUSPOST_ZSTD_5, 32L << 20),
+            new Layer("zstd-10", Producer.KLAUSPOST_ZSTD_10, 32L << 20),
             new Layer("libzstd-3", Producer.LIBZSTD_3, 32L << 20), new Layer("libzstd-3", Producer.LIBZSTD_3, 100L << 20),
             new Layer("libzstd-19", Producer.LIBZSTD_19, 32L << 20), new Layer("libzstd-19", Producer.LIBZSTD_19, 100L << 20));
 

@@ -20,10 +20,8 @@ final class BetterMatcher extends MatchFinder {
     private static final int SKIP_BEGINNING = 3;
 
     private final boolean shortcutsOneByteBlocks;
-    private final int[] longOffset = new int[1 << LONG_BITS];
-    private final int[] longPrevious = new int[1 << LONG_BITS];
-    private final int[] shortOffset = new int[1 << SHORT_BITS];
-    private final int[] shortValue = new int[1 << SHORT_BITS];
+    private final MatchTable longTable = MatchTable.ofBuckets(LONG_BITS, 0);
+    private final MatchTable shortTable = new MatchTable(SHORT_BITS, 1);
 
     /** @param shortcutsOneByteBlocks whether a block of one repeated byte is one sequence unsearched (since 1.17.8) */
     BetterMatcher(int windowSize, boolean shortcutsOneByteBlocks) {
@@ -42,27 +40,26 @@ final class BetterMatcher extends MatchFinder {
     @Override
     void encode(Block block, byte[] data, int offset, int length) {
         if (window.nearOverflow()) {
-            window.rebasePrevious(longOffset, longPrevious);
-            window.rebase(shortOffset, longOffset);
+            window.rebase(longTable, shortTable);
         }
         int s = window.add(data, offset, length);
         find(block, window.bytes, s, window.length);
     }
 
     @Override
+    MatchTable[] tables() {
+        return new MatchTable[] {longTable, shortTable};
+    }
+
+    @Override
     void reset(long frameLength) {
-        window.reset(frameLength, longOffset, longPrevious, shortOffset, shortValue);
+        window.reset(frameLength, longTable, shortTable);
     }
 
     /** EncodeNoHist is Encode here: the frame's only block goes into the (empty) history all the same. */
     @Override
     void encodeAlone(Block block, byte[] data, int offset, int length) {
         encode(block, data, offset, length);
-    }
-
-    private void indexLong(int hash, int position) {
-        longPrevious[hash] = longOffset[hash];
-        longOffset[hash] = position;
     }
 
     private void find(Block block, byte[] src, int s, int end) {
@@ -92,16 +89,16 @@ final class BetterMatcher extends MatchFinder {
             while (true) {
                 int nextHashL = hashLong(cv);
                 int nextHashS = hashShort(cv);
-                int candidateLOffset = longOffset[nextHashL];
-                int candidateLPrevious = longPrevious[nextHashL];
-                int candidateSOffset = shortOffset[nextHashS];
-                int candidateSValue = shortValue[nextHashS];
+                long candidateL = longTable.bucket(nextHashL, (int) cv, s + cur, 0);
+                long candidateS = shortTable.get(nextHashS, (int) cv, s + cur);
+                int candidateLOffset = MatchTable.offset(candidateL);
+                int candidateLPrevious = MatchTable.previous(candidateL);
+                int candidateSOffset = MatchTable.offset(candidateS);
+                int candidateSValue = MatchTable.value(candidateS);
                 int repIndex = s - offset1 + 1;
                 int off = s + cur;
-                longOffset[nextHashL] = off;
-                longPrevious[nextHashL] = candidateLOffset;
-                shortOffset[nextHashS] = off;
-                shortValue[nextHashS] = (int) cv;
+                longTable.push(nextHashL, off);
+                shortTable.put(nextHashS, off, (int) cv);
                 index0 = s + 1;
 
                 if (canRepeat && repIndex >= 0 && Bytes.load32(src, repIndex) == (int) (cv >>> 8)) {
@@ -125,10 +122,8 @@ final class BetterMatcher extends MatchFinder {
                     }
                     for (; index < s - 1; index += 2) {
                         long cv0 = Bytes.load64(src, index);
-                        indexLong(hashLong(cv0), index + cur);
-                        int h1 = hashShort(cv0 >>> 8);
-                        shortOffset[h1] = index + cur + 1;
-                        shortValue[h1] = (int) (cv0 >>> 8);
+                        longTable.push(hashLong(cv0), index + cur);
+                        shortTable.put(hashShort(cv0 >>> 8), index + cur + 1, (int) (cv0 >>> 8));
                     }
                     cv = Bytes.load64(src, s);
                     continue;
@@ -157,11 +152,11 @@ final class BetterMatcher extends MatchFinder {
                     matched = MatchWindow.matchLength(src, s + 4, coffsetS + 4, end) + 4;
                     long cvNext = Bytes.load64(src, s + 1);
                     nextHashL = hashLong(cvNext);
-                    candidateLOffset = longOffset[nextHashL];
-                    candidateLPrevious = longPrevious[nextHashL];
+                    candidateL = longTable.bucket(nextHashL, (int) cvNext, s + 1 + cur, 0);
+                    candidateLOffset = MatchTable.offset(candidateL);
+                    candidateLPrevious = MatchTable.previous(candidateL);
                     coffsetL = candidateLOffset - cur;
-                    longOffset[nextHashL] = s + 1 + cur;
-                    longPrevious[nextHashL] = candidateLOffset;
+                    longTable.push(nextHashL, s + 1 + cur);
                     if (s - coffsetL < maxMatchOffset && cvNext == Bytes.load64(src, coffsetL)) {
                         int matchedNext = MatchWindow.matchLength(src, s + 9, coffsetL + 8, end) + 8;
                         if (matchedNext > matched) {
@@ -196,8 +191,7 @@ final class BetterMatcher extends MatchFinder {
                 int nextHashL = hashLong(Bytes.load64(src, s + matched));
                 int s2 = s + SKIP_BEGINNING;
                 int cv2 = Bytes.load32(src, s2);
-                int candidateOffset = longOffset[nextHashL];
-                int candidatePrevious = longPrevious[nextHashL];
+                int candidateOffset = MatchTable.offset(longTable.bucket(nextHashL, cv2, s2 + cur, matched - SKIP_BEGINNING));
                 int coffsetL = candidateOffset - cur - matched + SKIP_BEGINNING;
                 if (coffsetL >= 0 && coffsetL < s2 && s2 - coffsetL < maxMatchOffset && cv2 == Bytes.load32(src, coffsetL)) {
                     int matchedNext = MatchWindow.matchLength(src, s2 + 4, coffsetL + 4, end) + 4;
@@ -207,6 +201,8 @@ final class BetterMatcher extends MatchFinder {
                         matched = matchedNext;
                     }
                 }
+                // read again: a longer match just found moves the test of the previous position
+                int candidatePrevious = MatchTable.previous(longTable.bucket(nextHashL, cv2, s2 + cur, matched - SKIP_BEGINNING));
                 coffsetL = candidatePrevious - cur - matched + SKIP_BEGINNING;
                 if (coffsetL >= 0 && coffsetL < s2 && s2 - coffsetL < maxMatchOffset && cv2 == Bytes.load32(src, coffsetL)) {
                     int matchedNext = MatchWindow.matchLength(src, s2 + 4, coffsetL + 4, end) + 4;
@@ -237,10 +233,8 @@ final class BetterMatcher extends MatchFinder {
             int off = index0 + cur;
             for (; index0 < s - 1; index0 += 2, off += 2) {
                 long cv0 = Bytes.load64(src, index0);
-                indexLong(hashLong(cv0), off);
-                int h1 = hashShort(cv0 >>> 8);
-                shortOffset[h1] = off + 1;
-                shortValue[h1] = (int) (cv0 >>> 8);
+                longTable.push(hashLong(cv0), off);
+                shortTable.put(hashShort(cv0 >>> 8), off + 1, (int) (cv0 >>> 8));
             }
 
             cv = Bytes.load64(src, s);
@@ -255,9 +249,8 @@ final class BetterMatcher extends MatchFinder {
                 int hashL = hashLong(cv);
                 int hashS = hashShort(cv);
                 int length = 4 + MatchWindow.matchLength(src, s + 4, o2 + 4, end);
-                indexLong(hashL, s + cur);
-                shortOffset[hashS] = s + cur;
-                shortValue[hashS] = (int) cv;
+                longTable.push(hashL, s + cur);
+                shortTable.put(hashS, s + cur, (int) cv);
                 block.add(0, length - 3, 1);
                 s += length;
                 nextEmit = s;

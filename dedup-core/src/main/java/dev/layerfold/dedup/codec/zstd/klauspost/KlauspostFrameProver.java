@@ -79,14 +79,14 @@ public final class KlauspostFrameProver implements FrameProver {
 
     /**
      * A prover for a frame of {@code contentSize} bytes written by {@code settings}' Writer without
-     * flush points, or empty if its level has no restart points or the frame is not longer than
+     * flush points, or empty if the frame is not longer than
      * {@code spacing}, or so long that the Writer moves its table positions (past 2 GB less a few windows).
      *
      * @param warmUp how much input before each point its warm-up encodes again, whole blocks
      */
     public static Optional<KlauspostFrameProver> of(KlauspostSettings settings, long contentSize, long[] flushPoints, long spacing, int warmUp,
                                                    OutputStream sink) {
-        if (!settings.hasRestartPoints() || flushPoints.length > 0 || contentSize <= spacing
+        if (flushPoints.length > 0 || contentSize <= spacing
                 || contentSize > Integer.MAX_VALUE - 5L * settings.windowSize() || warmUp % settings.blockSize() != 0 || warmUp <= 0) {
             return Optional.empty();
         }
@@ -95,7 +95,7 @@ public final class KlauspostFrameProver implements FrameProver {
 
     /**
      * A prover for {@code frame}, whose restart points a restore takes ({@link #WARM_UP}), or empty if
-     * it is not klauspost's or has none; at SpeedBestCompression its points lie twice {@code spacing} apart ({@link #frameSpacing}).
+     * it is not klauspost's or has none; at SpeedBetterCompression and SpeedBestCompression its points lie twice {@code spacing} apart ({@link #frameSpacing}).
      */
     public static Optional<KlauspostFrameProver> of(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
         if (!proves(frame, spacing)) {
@@ -111,18 +111,21 @@ public final class KlauspostFrameProver implements FrameProver {
             return false;
         }
         KlauspostSettings settings = KlauspostSettings.of(frame.encoder());
-        return frame.checksum().length == 4 && settings.hasRestartPoints() && frame.flushPoints().length == 0
+        return frame.checksum().length == 4 && frame.flushPoints().length == 0
                 && frame.contentSize() > frameSpacing(settings, spacing) && frame.contentSize() <= Integer.MAX_VALUE - 5L * settings.windowSize();
     }
 
     /**
-     * How far apart a frame's points lie, for layers whose points are asked {@code spacing} apart: at
-     * SpeedBestCompression twice as far, since each point's replay (about 100 ms for its window's 8.4
-     * million positions) costs a quarter of a 4 MiB piece's encoding, and the dedup CPU grew by a
-     * third with points every 4 MiB, by a sixth every 8 MiB (docs/design.md).
+     * How far apart a frame's points lie, for layers whose points are asked {@code spacing} apart: twice
+     * as far where a point's cost is set by a table larger than a piece's positions, not by the piece.
+     * At SpeedBetterCompression nearly all of its long table's 2^19 buckets are marked at each point
+     * (the dedup CPU grew by half with points every 4 MiB, by a sixth every 8 MiB); at
+     * SpeedBestCompression each point's replay (about 100 ms for its window's 8.4 million positions)
+     * costs a quarter of a 4 MiB piece's encoding (a third more dedup CPU every 4 MiB, a sixth every
+     * 8 MiB; docs/design.md).
      */
     private static long frameSpacing(KlauspostSettings settings, long spacing) {
-        return settings.replaysIndexing() ? 2 * spacing : spacing;
+        return settings.level() == KlauspostSettings.SPEED_BETTER || settings.replaysIndexing() ? 2 * spacing : spacing;
     }
 
     @Override

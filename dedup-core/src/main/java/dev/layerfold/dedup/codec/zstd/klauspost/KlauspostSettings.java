@@ -114,11 +114,6 @@ public record KlauspostSettings(int level, Release release) {
         return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
     }
 
-    /** Whether frames of this level get restart points ({@link KlauspostFrameProver}): SpeedFastest's, SpeedDefault's and SpeedBestCompression's, so far. */
-    public boolean hasRestartPoints() {
-        return level == SPEED_FASTEST || level == SPEED_DEFAULT || level == SPEED_BEST;
-    }
-
     /**
      * Whether a restart point's segment starts from match tables replayed from the Writer's indexing
      * ({@link IndexReplay}: SpeedBestCompression, which indexes nearly every position), rather than from

@@ -118,11 +118,11 @@ public final class KlauspostZstdEncoder implements ZstdEncoder {
      *
      * @param patch   the point's patch, or at SpeedBestCompression its index record
      * @param history the input before the point, the last {@link #restartHistory} bytes of it
-     * @throws IllegalArgumentException if the level has no restart points, or the point, its history or its patch do not fit
+     * @throws IllegalArgumentException if the point, its history or its patch do not fit
      */
     public static KlauspostZstdEncoder restartSegment(KlauspostSettings settings, long point, byte[] patch, int warmUp, byte[] history,
                                                       int offset, int length, OutputStream sink) {
-        if (point % settings.blockSize() != 0 || length != restartHistory(settings, point) || !settings.hasRestartPoints()
+        if (point % settings.blockSize() != 0 || length != restartHistory(settings, point)
                 || point == 0 && patch.length > 0) {
             throw new IllegalArgumentException("no restart point at content offset " + point + " with " + length + " bytes before it and a patch of "
                     + patch.length + " bytes at " + settings);

@@ -6,7 +6,9 @@ import java.util.Arrays;
  * A match finder's hash table as Go lays it out ({@code []tableEntry{val, offset}}): each slot holds a
  * position (plus {@link MatchWindow#cur}) and the 4 bytes found there side by side, so that a lookup
  * costs one cache miss, not one per array as with an array of positions beside an array of values.
- * An entry is a long: the position in its low 32 bits, the value in its high 32.
+ * An entry is a long: the position in its low 32 bits, the value in its high 32. A table of
+ * buckets ({@code []prevEntry{offset, prev}}, SpeedBetterCompression's) holds the slot's newest
+ * position and the one it replaced instead ({@link #bucket}, {@link #push}).
  */
 final class MatchTable {
 
@@ -22,10 +24,22 @@ final class MatchTable {
     SlotPatcher patcher;
     /** Which of its match finder's tables this is ({@link MatchFinder#tables}): how a patch names it. */
     final int index;
+    /** Whether its slots are buckets of two positions rather than a position beside its 4 bytes. */
+    final boolean buckets;
 
     MatchTable(int bits, int index) {
+        this(bits, index, false);
+    }
+
+    private MatchTable(int bits, int index, boolean buckets) {
         entries = new long[1 << bits];
         this.index = index;
+        this.buckets = buckets;
+    }
+
+    /** A table whose slots keep their newest position (marked as an entry's is) and the one before it. */
+    static MatchTable ofBuckets(int bits, int index) {
+        return new MatchTable(bits, index, true);
     }
 
     /**
@@ -35,6 +49,27 @@ final class MatchTable {
     long get(int hash, int value, int at) {
         long entry = entries[hash];
         return (entry & UNREAD) == 0 ? entry : patcher.firstRead(this, hash, value, at);
+    }
+
+    /**
+     * The bucket in slot {@code hash}, read so that a position {@code p} in it matters only where the
+     * 4 bytes at {@code p - shift} are {@code value}, those at {@code at} (a position plus
+     * {@link MatchWindow#cur}), and {@code p - shift} lies before {@code at} and in its reach: read its
+     * newest position with {@link #offset}, the one before with {@link #previous}.
+     */
+    long bucket(int hash, int value, int at, int shift) {
+        long bucket = entries[hash];
+        return (bucket & UNREAD) == 0 ? bucket : patcher.firstBucketRead(this, hash, value, at, shift);
+    }
+
+    /** Files {@code position} as slot {@code hash}'s newest, its newest so far becoming its previous. */
+    void push(int hash, int position) {
+        long bucket = entries[hash];
+        if ((bucket & UNREAD) == 0) {
+            entries[hash] = bucket << 32 | position & 0xFFFFFFFFL;
+        } else {
+            patcher.markedPush(this, hash, position);
+        }
     }
 
     int slots() {
@@ -76,6 +111,11 @@ final class MatchTable {
         return (int) (entry >>> 32);
     }
 
+    /** A bucket's position before its newest. */
+    static int previous(long bucket) {
+        return (int) (bucket >>> 32);
+    }
+
     void put(int hash, int offset, int value) {
         entries[hash] = entry(offset, value);
     }
@@ -84,11 +124,19 @@ final class MatchTable {
         Arrays.fill(entries, 0);
     }
 
-    /** Moves each slot's position by {@link MatchWindow#rebased}, its value kept. */
+    /**
+     * Moves each slot's position by {@link MatchWindow#rebased}, its value kept; a bucket's previous
+     * position is emptied with its newest, as Go's rebase does.
+     */
     void rebase(MatchWindow window, int minOffset) {
         for (int i = 0; i < entries.length; i++) {
             long entry = entries[i];
-            entries[i] = (window.rebased(offset(entry), minOffset) & 0xFFFFFFFFL) | (entry & 0xFFFFFFFF00000000L);
+            int offset = offset(entry);
+            int high = (int) (entry >>> 32);
+            if (buckets) {
+                high = offset < minOffset || high < minOffset ? 0 : window.rebased(high, minOffset);
+            }
+            entries[i] = entry(window.rebased(offset, minOffset), high);
         }
     }
 }

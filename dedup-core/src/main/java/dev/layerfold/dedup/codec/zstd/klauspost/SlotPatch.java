@@ -15,9 +15,11 @@ import java.util.Arrays;
  * slot); the 4 bytes an entry holds beside its position are those at the position, which the
  * history before the point holds. Where the warm-up leaves another entropy state than the Writer's
  * (its own matches make other Huffman codes and sequence tables), the patch carries the Writer's
- * ({@link BlockWriter#state}). Coded as the entropy state's length (a varint, 0: none) and bytes, then
- * per table the count of slots as a varint, then each slot as its distance from the previous one and
- * its distance back, varints, slots ascending; a patch of neither as no bytes.
+ * ({@link BlockWriter#state}). A slot of a table of buckets ({@link MatchTable#ofBuckets}) names both
+ * its positions, its newest and the one before. Coded as the entropy state's length (a varint, 0: none)
+ * and bytes, then per table the count of slots as a varint, then each slot as its distance from the
+ * previous one and its distance back (for a bucket the newest's, then the previous one's), varints,
+ * slots ascending; a patch of neither as no bytes.
  */
 final class SlotPatch {
 
@@ -34,7 +36,11 @@ final class SlotPatch {
         private final int point;
         /** Entries at or below this are out of reach of every position from the point on. */
         private final int reach;
+        /** Per slot patched, its table, slot and index in {@link #distances}, in the order patched. */
         private long[] slots = new long[1024];
+        private int[] distances = new int[1024];
+        /** A bucket's previous position's distance back, where {@link #distances} holds its newest's. */
+        private int[] previousDistances = new int[1024];
         private int count;
 
         Builder(MatchWindow window) {
@@ -43,14 +49,37 @@ final class SlotPatch {
             this.reach = point - window.maxMatchOffset;
         }
 
+        /** The point's coordinate: positions pushed since lie at or past it. */
+        int point() {
+            return point;
+        }
+
+        /** How far back of the point {@code offset} (a position plus {@code cur}) lies: 0 if it is out of reach from the point on. */
+        int distance(int offset) {
+            return offset <= reach ? 0 : point - offset;
+        }
+
+        /** Records that bucket {@code slot} of table {@code table} held {@code newest} and {@code previous} in the Writer's table at the point. */
+        void addBucket(int table, int slot, int newest, int previous) {
+            record(table, slot, distance(newest));
+            previousDistances[count - 1] = distance(previous);
+        }
+
+        private void record(int table, int slot, int distance) {
+            if (count == slots.length) {
+                slots = Arrays.copyOf(slots, 2 * count);
+                distances = Arrays.copyOf(distances, 2 * count);
+                previousDistances = Arrays.copyOf(previousDistances, 2 * count);
+            }
+            slots[count] = (long) table << 56 | (long) slot << 24 | count;
+            distances[count++] = distance;
+        }
+
         /** Records that {@code slot} of table {@code table} gets the Writer's {@code entry}; returns what a restore writes there. */
         long add(int table, int slot, long writers) {
             int offset = MatchTable.offset(writers);
-            int distance = offset <= reach ? 0 : point - offset;
-            if (count == slots.length) {
-                slots = Arrays.copyOf(slots, 2 * count);
-            }
-            slots[count++] = (long) table << 56 | (long) slot << 24 | distance;
+            int distance = distance(offset);
+            record(table, slot, distance);
             if (distance == 0) {
                 return 0;
             }
@@ -67,18 +96,18 @@ final class SlotPatch {
         }
 
         /** @param entropyState the Writer's entropy state where the warm-up left another, or empty */
-        byte[] encode(byte[] entropyState, int tables) {
+        byte[] encode(byte[] entropyState, MatchTable[] tables) {
             if (count == 0 && entropyState.length == 0) {
                 return new byte[0];
             }
             long[] sorted = Arrays.copyOf(slots, count);
             Arrays.sort(sorted);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(2 * count + tables);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(2 * count + tables.length);
             try {
                 Varints.write(out, entropyState.length);
                 out.write(entropyState);
                 int i = 0;
-                for (int table = 0; table < tables; table++) {
+                for (int table = 0; table < tables.length; table++) {
                     int start = i;
                     while (i < sorted.length && sorted[i] >>> 56 == table) {
                         i++;
@@ -88,7 +117,11 @@ final class SlotPatch {
                     for (int j = start; j < i; j++) {
                         int slot = (int) (sorted[j] >>> 24 & 0xFFFFFFFFL);
                         Varints.write(out, slot - previous - 1);
-                        Varints.write(out, sorted[j] & 0xFFFFFF);
+                        int record = (int) (sorted[j] & 0xFFFFFF);
+                        Varints.write(out, distances[record]);
+                        if (tables[table].buckets) {
+                            Varints.write(out, previousDistances[record]);
+                        }
                         previous = slot;
                     }
                 }
@@ -122,10 +155,14 @@ final class SlotPatch {
                 int slot = -1;
                 for (int i = 0; i < count; i++) {
                     slot += 1 + Varints.readInt(in, table.slots(), "patched slot");
-                    int distance = Varints.readInt(in, window.maxMatchOffset, "patched position");
-                    if (slot >= table.slots() || distance > window.length || distance > 0 && distance < 4) {
-                        throw new IllegalArgumentException("a patch names slot " + slot + " of " + table.slots() + ", " + distance
-                                + " bytes back of the " + window.length + " before the point");
+                    int distance = patchedDistance(in, window, slot, table);
+                    if (table.buckets) {
+                        int previous = patchedDistance(in, window, slot, table);
+                        table.setEntry(slot, MatchTable.entry(distance == 0 ? 0 : point - distance, previous == 0 ? 0 : point - previous));
+                        continue;
+                    }
+                    if (distance > 0 && distance < 4) {
+                        throw new IllegalArgumentException("a patch names a position " + distance + " bytes back of the point, whose 4 bytes reach past it");
                     }
                     int offset = point - distance;
                     table.setEntry(slot, distance == 0 ? 0 : MatchTable.entry(offset, Bytes.load32(window.bytes, offset - window.cur)));
@@ -137,5 +174,14 @@ final class SlotPatch {
         if (in.available() > 0) {
             throw new IllegalArgumentException("a patch has " + in.available() + " bytes past its slots");
         }
+    }
+
+    private static int patchedDistance(ByteArrayInputStream in, MatchWindow window, int slot, MatchTable table) throws IOException {
+        int distance = Varints.readInt(in, window.maxMatchOffset, "patched position");
+        if (slot >= table.slots() || distance > window.length) {
+            throw new IllegalArgumentException("a patch names slot " + slot + " of " + table.slots() + ", " + distance
+                    + " bytes back of the " + window.length + " before the point");
+        }
+        return distance;
     }
 }

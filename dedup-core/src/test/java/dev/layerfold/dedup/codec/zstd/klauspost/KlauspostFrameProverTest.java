@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A frame written in pieces from restart points ({@link KlauspostFrameProver}) is the Go Writer's
  * frame ({@link KlauspostZstdOracle}), and each point's segment, encoded alone from the input before
  * it and its patch ({@link KlauspostZstdEncoder#restartSegment}), is that frame's bytes with the
- * digest the point records, at SpeedFastest, SpeedDefault and SpeedBestCompression (tables replayed from
- * the Writer's indexing), on text with matches megabytes back and on a tar of system files, where a
- * warm-up alone leaves the Writer's tables in no segment (docs/design.md).
+ * digest the point records, at every level: SpeedFastest and SpeedDefault (slots patched), SpeedBetterCompression
+ * (buckets patched) and SpeedBestCompression (tables replayed from the Writer's indexing), on text with matches
+ * megabytes back and on a tar of system files, where a warm-up alone leaves the Writer's tables in no segment
+ * (docs/design.md).
  */
 class KlauspostFrameProverTest {
 
@@ -33,14 +35,16 @@ class KlauspostFrameProverTest {
     private static final long SPACING = 2 << 20;
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BEST})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER,
+            KlauspostSettings.SPEED_BEST})
     void mixedInputPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = KlauspostZstdEncoderTest.mixed(new Random(14), 13 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
     }
 
     @ParameterizedTest(name = "level {0}")
-    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BEST})
+    @ValueSource(ints = {KlauspostSettings.SPEED_FASTEST, KlauspostSettings.SPEED_DEFAULT, KlauspostSettings.SPEED_BETTER,
+            KlauspostSettings.SPEED_BEST})
     void systemFilesPointsReproduceTheWritersFrame(int level) throws Exception {
         byte[] input = TestInputs.tarOf(Path.of("/usr/share"), 12 << 20);
         assertEveryPointReproducesItsSegment(settings(level), input, KlauspostZstdOracle.compress("1.20.3", level, 1, input));
@@ -60,6 +64,44 @@ class KlauspostFrameProverTest {
         withoutSlots[withoutSlots.length - 1] = 0;
         assertThat(sha256(segment(input, point, withoutSlots, 2 << 20))).isNotEqualTo(point.segmentSha256());
         assertThat(sha256(segment(input, point, point.patch(), 2 << 20))).isEqualTo(point.segmentSha256());
+    }
+
+    /**
+     * At SpeedBetterCompression a patch's buckets make the segment the Writer's: without them, with every bucket's previous
+     * position emptied, or from a point a block later, the segment is another.
+     */
+    @Test
+    void withoutItsBucketsAsTheyWereAPointsSegmentIsAnother() throws Exception {
+        KlauspostSettings better = settings(KlauspostSettings.SPEED_BETTER);
+        byte[] input = TestInputs.tarOf(Path.of("/usr/share"), 7 << 20);
+        ZstdRestartPoint point = prove(better, input).prover().candidates().get(1);
+        byte[] patch = point.patch();
+        assertThat(sha256(segment(better, input, point, patch, 2 << 20))).isEqualTo(point.segmentSha256());
+        byte[] withoutSlots = Arrays.copyOf(patch, patchSlotsStart(patch) + 2);
+        withoutSlots[withoutSlots.length - 2] = 0;
+        withoutSlots[withoutSlots.length - 1] = 0;
+        assertThat(sha256(segment(better, input, point, withoutSlots, 2 << 20))).isNotEqualTo(point.segmentSha256());
+        assertThat(sha256(segment(better, input, point, withoutPreviousPositions(patch), 2 << 20))).isNotEqualTo(point.segmentSha256());
+        ZstdRestartPoint blockLater = new ZstdRestartPoint(point.inputOffset() + better.blockSize(), point.outputOffset(), patch, point.segmentSha256());
+        assertThat(sha256(segment(better, input, blockLater, patch, 2 << 20))).isNotEqualTo(point.segmentSha256());
+    }
+
+    /** {@code patch} with each bucket of its long table (SpeedBetterCompression's first) holding no previous position. */
+    private static byte[] withoutPreviousPositions(byte[] patch) throws IOException {
+        ByteArrayInputStream in = new ByteArrayInputStream(patch);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        in.skipNBytes(Varints.read(in));
+        out.write(patch, 0, patch.length - in.available());
+        long buckets = Varints.read(in);
+        Varints.write(out, buckets);
+        for (long i = 0; i < buckets; i++) {
+            Varints.write(out, Varints.read(in));
+            Varints.write(out, Varints.read(in));
+            Varints.read(in);
+            Varints.write(out, 0);
+        }
+        out.write(in.readAllBytes());
+        return out.toByteArray();
     }
 
     @Test
