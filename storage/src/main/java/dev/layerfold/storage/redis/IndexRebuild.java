@@ -101,16 +101,32 @@ final class IndexRebuild implements AutoCloseable {
         this.indexer = indexer;
     }
 
+    /** A lookup in the index, which {@link #lookAgain} repeats. */
+    @FunctionalInterface
+    interface Lookup<T> {
+        T find() throws IOException;
+    }
+
+    /**
+     * What a lookup that found nothing finds once the index is complete on the current servers: it
+     * looks again after {@link #ensureComplete}, even where the index is complete by then, since it
+     * may not have been when the lookup ran (a pass of this process or another may have ended in
+     * between, the marker then naming the current servers and the entry indexed only since).
+     */
+    <T> T lookAgain(Lookup<T> lookup) throws IOException {
+        ensureComplete();
+        return lookup.find();
+    }
+
     /**
      * Rebuilds or reconciles the index unless it is complete on the current servers, waiting if
-     * another process is at it. Returns true if it was not, so a lookup that found nothing should look
-     * again. The servers' fingerprint is read afresh, not taken from the cache: a lookup can miss on a
-     * Redis that just restarted before this process heard of the drop (the connection events arrive on
-     * another thread), and a miss is where a lost entry shows.
+     * another process is at it. The servers' fingerprint is read afresh, not taken from the cache: a
+     * lookup can miss on a Redis that just restarted before this process heard of the drop (the
+     * connection events arrive on another thread), and a miss is where a lost entry shows.
      */
-    boolean ensureComplete() throws IOException {
+    void ensureComplete() throws IOException {
         if (servers.refresh().equals(marker())) {
-            return false;
+            return;
         }
         try (Lease lease = leases.acquire(LEASE, LEASE_TIME_TO_LIVE, LONGEST_WAIT)) {
             // Taken before the pass: if Redis restarts during it, the marker names the servers before.
@@ -121,7 +137,6 @@ final class IndexRebuild implements AutoCloseable {
                 call("mark the index complete", () -> redis.set(keys.indexComplete(), fingerprint));
             }
         }
-        return true;
     }
 
     /**

@@ -60,7 +60,7 @@ final class RedisReferrerIndex implements ReferrerIndex {
     @Override
     public List<Descriptor> referrers(RepositoryName repository, Digest subject) throws IOException {
         List<Descriptor> found = lookup(repository, subject);
-        return found.isEmpty() && index.ensureComplete() ? lookup(repository, subject) : found;
+        return found.isEmpty() ? index.lookAgain(() -> lookup(repository, subject)) : found;
     }
 
     private List<Descriptor> lookup(RepositoryName repository, Digest subject) throws IOException {

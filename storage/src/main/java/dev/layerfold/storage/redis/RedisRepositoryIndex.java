@@ -72,7 +72,7 @@ final class RedisRepositoryIndex implements RepositoryIndex {
     @Override
     public boolean hasBlob(RepositoryName repository, Digest blob) throws IOException {
         boolean linked = isLinked(repository, blob);
-        return linked || (index.ensureComplete() && isLinked(repository, blob));
+        return linked || index.lookAgain(() -> isLinked(repository, blob));
     }
 
     private boolean isLinked(RepositoryName repository, Digest blob) throws IOException {
@@ -115,7 +115,7 @@ final class RedisRepositoryIndex implements RepositoryIndex {
     @Override
     public Optional<ManifestRecord> manifest(RepositoryName repository, Digest digest) throws IOException {
         Optional<ManifestRecord> found = lookup(repository, digest);
-        return found.isEmpty() && index.ensureComplete() ? lookup(repository, digest) : found;
+        return found.isEmpty() ? index.lookAgain(() -> lookup(repository, digest)) : found;
     }
 
     private Optional<ManifestRecord> lookup(RepositoryName repository, Digest digest) throws IOException {
@@ -199,12 +199,12 @@ final class RedisRepositoryIndex implements RepositoryIndex {
 
     @Override
     public boolean repositoryExists(RepositoryName repository) throws IOException {
-        return catalog.exists(repository) || (index.ensureComplete() && catalog.exists(repository));
+        return catalog.exists(repository) || index.lookAgain(() -> catalog.exists(repository));
     }
 
     @Override
     public List<RepositoryName> repositories(Optional<RepositoryName> after, int limit) throws IOException {
         List<RepositoryName> page = catalog.page(after, limit);
-        return page.isEmpty() && limit > 0 && index.ensureComplete() ? catalog.page(after, limit) : page;
+        return page.isEmpty() && limit > 0 ? index.lookAgain(() -> catalog.page(after, limit)) : page;
     }
 }

@@ -54,7 +54,7 @@ final class RedisTagStore implements TagStore {
     @Override
     public Optional<Digest> tag(RepositoryName repository, String tag) throws IOException {
         Optional<Digest> found = lookup(repository, tag);
-        return found.isEmpty() && index.ensureComplete() ? lookup(repository, tag) : found;
+        return found.isEmpty() ? index.lookAgain(() -> lookup(repository, tag)) : found;
     }
 
     private Optional<Digest> lookup(RepositoryName repository, String tag) throws IOException {
@@ -83,7 +83,7 @@ final class RedisTagStore implements TagStore {
             return List.of();
         }
         List<String> page = page(repository, after, limit);
-        return page.isEmpty() && index.ensureComplete() ? page(repository, after, limit) : page;
+        return page.isEmpty() ? index.lookAgain(() -> page(repository, after, limit)) : page;
     }
 
     private List<String> page(RepositoryName repository, Optional<String> after, int limit) throws IOException {
