@@ -131,12 +131,7 @@ final class MatchTable {
     void rebase(MatchWindow window, int minOffset) {
         for (int i = 0; i < entries.length; i++) {
             long entry = entries[i];
-            int offset = offset(entry);
-            int high = (int) (entry >>> 32);
-            if (buckets) {
-                high = offset < minOffset || high < minOffset ? 0 : window.rebased(high, minOffset);
-            }
-            entries[i] = entry(window.rebased(offset, minOffset), high);
+            entries[i] = buckets ? window.rebasedBucket(entry, minOffset) : entry(window.rebased(offset(entry), minOffset), value(entry));
         }
     }
 }

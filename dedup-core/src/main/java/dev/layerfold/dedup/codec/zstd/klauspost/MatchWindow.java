@@ -42,15 +42,6 @@ final class MatchWindow {
      * as far out of reach as an empty one, which every lookup rejects by its distance alone; only once
      * cur has come half way to {@link #bufferReset} are the tables cleared and cur put back.
      */
-    void reset(long frameLength, int[]... tables) {
-        if (advancePast(frameLength)) {
-            for (int[] table : tables) {
-                Arrays.fill(table, 0);
-            }
-        }
-    }
-
-    /** {@link #reset(long, int[]...)} for tables of positions beside values. */
     void reset(long frameLength, MatchTable... tables) {
         if (advancePast(frameLength)) {
             for (MatchTable table : tables) {
@@ -59,7 +50,7 @@ final class MatchWindow {
         }
     }
 
-    /** {@link #reset(long, int[]...)} for tables of buckets, each a position (low 32 bits) and the one before it (high 32). */
+    /** {@link #reset(long, MatchTable...)} for tables of buckets kept as arrays, each a position (low 32 bits) and the one before it (high 32). */
     void reset(long frameLength, long[]... buckets) {
         if (advancePast(frameLength)) {
             for (long[] table : buckets) {
@@ -99,17 +90,6 @@ final class MatchWindow {
      * Moves every table position still in reach down so that {@code cur} restarts at one window;
      * the others are emptied (Encode's protection against {@code cur} wrapping around).
      */
-    void rebase(int[]... tableOffsets) {
-        int minOffset = cur + length - maxMatchOffset;
-        for (int[] offsets : tableOffsets) {
-            for (int i = 0; i < offsets.length; i++) {
-                offsets[i] = rebased(offsets[i], minOffset);
-            }
-        }
-        cur = maxMatchOffset;
-    }
-
-    /** {@link #rebase(int[]...)} for tables of positions beside values. */
     void rebase(MatchTable... tables) {
         int minOffset = cur + length - maxMatchOffset;
         for (MatchTable table : tables) {
@@ -118,18 +98,12 @@ final class MatchWindow {
         cur = maxMatchOffset;
     }
 
-    /**
-     * {@link #rebase(int[]...)} for tables of buckets: a bucket's position before its newest is
-     * emptied with it, or when out of reach, as {@link #rebasePrevious} does.
-     */
+    /** {@link #rebase(MatchTable...)} for tables of buckets kept as arrays ({@link #rebasedBucket}). */
     void rebase(long[]... buckets) {
         int minOffset = cur + length - maxMatchOffset;
         for (long[] table : buckets) {
             for (int i = 0; i < table.length; i++) {
-                int newest = (int) table[i];
-                int previous = (int) (table[i] >>> 32);
-                int rebasedPrevious = newest < minOffset || previous < minOffset ? 0 : previous - cur + maxMatchOffset;
-                table[i] = (long) rebasedPrevious << 32 | rebased(newest, minOffset) & 0xFFFFFFFFL;
+                table[i] = rebasedBucket(table[i], minOffset);
             }
         }
         cur = maxMatchOffset;
@@ -141,14 +115,14 @@ final class MatchWindow {
     }
 
     /**
-     * For tables whose slots keep the position they held before too: those previous positions are
-     * emptied with their slot, or when out of reach, else moved. Call before {@link #rebase}.
+     * A bucket (its newest position in the low 32 bits, the one before in the high 32) after a
+     * rebase: the position before its newest is emptied with it, or when out of reach, as Go's is.
      */
-    void rebasePrevious(int[] offsets, int[] previous) {
-        int minOffset = cur + length - maxMatchOffset;
-        for (int i = 0; i < offsets.length; i++) {
-            previous[i] = offsets[i] < minOffset || previous[i] < minOffset ? 0 : previous[i] - cur + maxMatchOffset;
-        }
+    long rebasedBucket(long bucket, int minOffset) {
+        int newest = (int) bucket;
+        int previous = (int) (bucket >>> 32);
+        int rebasedPrevious = newest < minOffset || previous < minOffset ? 0 : rebased(previous, minOffset);
+        return (long) rebasedPrevious << 32 | rebased(newest, minOffset) & 0xFFFFFFFFL;
     }
 
     /** How many bytes from {@code s} on equal those from {@code t} on, within {@code src[.., end)}. */
