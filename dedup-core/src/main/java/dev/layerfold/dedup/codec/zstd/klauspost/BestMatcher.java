@@ -92,19 +92,6 @@ final class BestMatcher extends MatchFinder {
         src = null;
     }
 
-    /** A bucket with {@code position} as its newest, its newest before as the one before. */
-    private static long pushed(long bucket, int position) {
-        return bucket << 32 | position & 0xFFFFFFFFL;
-    }
-
-    private static int newest(long bucket) {
-        return (int) bucket;
-    }
-
-    private static int previous(long bucket) {
-        return (int) (bucket >>> 32);
-    }
-
     private static int hashLong(long u) {
         return (int) ((u * PRIME_8) >>> (64 - LONG_BITS));
     }
@@ -137,8 +124,8 @@ final class BestMatcher extends MatchFinder {
         long cv = Bytes.load64(src, at);
         int h0 = hashLong(cv);
         int h1 = hashShort(cv);
-        longBuckets[h0] = pushed(longBuckets[h0], position);
-        shortBuckets[h1] = pushed(shortBuckets[h1], position);
+        longBuckets[h0] = MatchTable.pushed(longBuckets[h0], position);
+        shortBuckets[h1] = MatchTable.pushed(shortBuckets[h1], position);
     }
 
     private void find(Block block, byte[] src, int s, int end) {
@@ -167,10 +154,10 @@ final class BestMatcher extends MatchFinder {
             int nextHashS = hashShort(cv);
             long longBucket = longBuckets[nextHashL];
             long shortBucket = shortBuckets[nextHashS];
-            int candidateL = newest(longBucket);
-            int candidateLPrevious = previous(longBucket);
-            int candidateS = newest(shortBucket);
-            int candidateSPrevious = previous(shortBucket);
+            int candidateL = MatchTable.offset(longBucket);
+            int candidateLPrevious = MatchTable.previous(longBucket);
+            int candidateS = MatchTable.offset(shortBucket);
+            int candidateSPrevious = MatchTable.previous(shortBucket);
 
             bestOffset = 0;
             bestS = s;
@@ -206,8 +193,8 @@ final class BestMatcher extends MatchFinder {
                     }
                 }
             }
-            longBuckets[nextHashL] = pushed(longBucket, s + cur);
-            shortBuckets[nextHashS] = pushed(shortBucket, s + cur);
+            longBuckets[nextHashL] = MatchTable.pushed(longBucket, s + cur);
+            shortBuckets[nextHashS] = MatchTable.pushed(shortBucket, s + cur);
             if (observer != null) {
                 observer.searched(nextEmit + cur - window.maxMatchOffset, s + cur - window.maxMatchOffset);
             }
@@ -221,17 +208,17 @@ final class BestMatcher extends MatchFinder {
                     }
                     continue;
                 }
-                int nextS = newest(shortBuckets[hashShort(cv >>> 8)]);
+                int nextS = MatchTable.offset(shortBuckets[hashShort(cv >>> 8)]);
                 long cv1 = Bytes.load64(src, s + 1);
                 long cv2 = Bytes.load64(src, s + 2);
                 int hashL1 = hashLong(cv1);
                 int hashL2 = hashLong(cv2);
                 long nextBucket = longBuckets[hashL1];
                 long nextBucket2 = longBuckets[hashL2];
-                int nextL = newest(nextBucket);
-                int nextLPrevious = previous(nextBucket);
-                int nextL2 = newest(nextBucket2);
-                int nextL2Previous = previous(nextBucket2);
+                int nextL = MatchTable.offset(nextBucket);
+                int nextLPrevious = MatchTable.previous(nextBucket);
+                int nextL2 = MatchTable.offset(nextBucket2);
+                int nextL2Previous = MatchTable.previous(nextBucket2);
                 improve(nextS - cur, s + 1, (int) cv1, -1);
                 improve(nextL - cur, s + 1, (int) cv1, -1);
                 improve(nextLPrevious - cur, s + 1, (int) cv1, -1);
@@ -244,8 +231,8 @@ final class BestMatcher extends MatchFinder {
                         // a match that ends where the best one does, starting a little later
                         int hashEnd = hashLong(Bytes.load64(src, sAt));
                         long endBucket = longBuckets[hashEnd];
-                        int endOffset = newest(endBucket);
-                        int endPrevious = previous(endBucket);
+                        int endOffset = MatchTable.offset(endBucket);
+                        int endPrevious = MatchTable.previous(endBucket);
                         int off = endOffset - cur - bestLength + SKIP_BEGINNING;
                         if (off >= 0) {
                             improve(off, bestS + SKIP_BEGINNING, Bytes.load32(src, bestS + SKIP_BEGINNING), -1);

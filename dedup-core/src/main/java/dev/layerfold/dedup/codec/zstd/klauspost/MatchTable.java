@@ -66,7 +66,7 @@ final class MatchTable {
     void push(int hash, int position) {
         long bucket = entries[hash];
         if ((bucket & UNREAD) == 0) {
-            entries[hash] = bucket << 32 | position & 0xFFFFFFFFL;
+            entries[hash] = pushed(bucket, position);
         } else {
             patcher.markedPush(this, hash, position);
         }
@@ -109,6 +109,14 @@ final class MatchTable {
 
     static int value(long entry) {
         return (int) (entry >>> 32);
+    }
+
+    /**
+     * {@code bucket} with {@code position} as its newest, its newest before as the one before: a push
+     * on a bucket held outside a table too ({@link BestMatcher}'s arrays).
+     */
+    static long pushed(long bucket, int position) {
+        return bucket << 32 | position & 0xFFFFFFFFL;
     }
 
     /** A bucket's position before its newest. */
