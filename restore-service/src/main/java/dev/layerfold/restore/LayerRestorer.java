@@ -3,6 +3,7 @@ package dev.layerfold.restore;
 import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.pipeline.RebuildMemory;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
@@ -16,7 +17,6 @@ import java.io.IOException;
 import java.io.BufferedOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -35,12 +35,19 @@ import org.slf4j.LoggerFactory;
  * made, so the first bytes leave before the last file is read. Requests for a layer already being
  * rebuilt in this process join that rebuild. The digest is checked as the bytes pass; each reader
  * holds back the last byte of its range until it matched.
+ *
+ * <p>A rebuild reserves the most heap it can hold ({@link #heapBound}) from the {@link RebuildMemory}
+ * before it fetches or encodes anything, and gives it back when it ends; the request that starts it
+ * waits for that (its client keeps its connection; those that join wait with it). So the heap that
+ * restores hold is bounded however many clients pull at once.
  */
 public final class LayerRestorer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LayerRestorer.class);
     /** Readers see the encoder's output in pieces of this size. */
     private static final int WRITE_BUFFER = 256 * 1024;
+    /** A layer record on the heap, per byte of its stored blob (zstd-compressed JSON): a generous bound. */
+    private static final long RECORD_HEAP_PER_BYTE = 16;
 
     private final BlobStore blobs;
     private final DedupIndex index;
@@ -52,6 +59,7 @@ public final class LayerRestorer {
     private final Counter verificationFailures;
     private final Counter resumed;
     private final Path spoolDirectory;
+    private final RebuildMemory memory;
     /** Rebuilds running in this process, which a request for the same layer joins instead of rebuilding again. */
     private final ConcurrentMap<Digest, SharedRebuild> inProgress = new ConcurrentHashMap<>();
 
@@ -59,15 +67,17 @@ public final class LayerRestorer {
      * @param rebuilds threads that run encoders, bounded (typically one per core)
      * @param fetchers threads that read and decompress stored files (I/O bound: more of them than cores)
      * @param spoolDirectory local directory for layers being rebuilt (each as large as its layer while it is read)
+     * @param memory the heap rebuilds may hold at once, shared with every other rebuild in the process
      */
     public LayerRestorer(BlobStore blobs, DedupIndex index, LayerRebuilder rebuilder, ExecutorService rebuilds,
-                         ExecutorService fetchers, Path spoolDirectory, MeterRegistry metrics) {
+                         ExecutorService fetchers, Path spoolDirectory, RebuildMemory memory, MeterRegistry metrics) {
         this.spoolDirectory = spoolDirectory;
         this.blobs = blobs;
         this.index = index;
         this.rebuilder = rebuilder;
         this.rebuilds = rebuilds;
         this.fetchers = fetchers;
+        this.memory = memory;
         this.storedFiles = new StoredFiles(blobs);
         this.duration = Timer.builder("layerfold.restore.duration").description("time to rebuild a deduplicated layer for a client")
                 .publishPercentileHistogram().register(metrics);
@@ -76,6 +86,21 @@ public final class LayerRestorer {
                 .register(metrics);
         this.resumed = Counter.builder("layerfold.restore.resumed")
                 .description("range requests rebuilt from a restart point instead of the layer's first byte").register(metrics);
+    }
+
+    /** A restorer whose rebuilds share a budget of {@code 1 GiB}: for tests and tools that bound nothing else. */
+    LayerRestorer(BlobStore blobs, DedupIndex index, LayerRebuilder rebuilder, ExecutorService rebuilds,
+                  ExecutorService fetchers, Path spoolDirectory, MeterRegistry metrics) {
+        this(blobs, index, rebuilder, rebuilds, fetchers, spoolDirectory, RebuildMemory.of(1L << 30), metrics);
+    }
+
+    /**
+     * The most heap a restore of {@code record} holds: its rebuilder's bound, the files fetched ahead
+     * ({@link PrefetchingFiles#HEAP_BOUND}), the spool's write buffer and the record itself (read from
+     * a blob of {@code recordSize} bytes).
+     */
+    long heapBound(LayerRecord record, long recordSize) {
+        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + WRITE_BUFFER + RECORD_HEAP_PER_BYTE * recordSize;
     }
 
     /** The layer's size, if it is deduplicated. */
@@ -97,17 +122,29 @@ public final class LayerRestorer {
         }
         long size = state.get().logicalSize();
         while (true) {
-            SharedRebuild shared;
-            try {
-                shared = inProgress.computeIfAbsent(layer, digest -> start(digest, state.get()));
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
+            SharedRebuild running = inProgress.get(layer);
+            if (running == null) {
+                SharedRebuild fresh = new SharedRebuild(spoolDirectory);
+                running = inProgress.putIfAbsent(layer, fresh);
+                if (running == null) {
+                    // Its first reader, taken before the rebuild may start: with no reader it would stop at once.
+                    InputStream reader = fresh.reader(offset, length, size);
+                    try {
+                        start(layer, state.get(), fresh);
+                    } catch (IOException | RuntimeException e) {
+                        inProgress.remove(layer, fresh);
+                        reader.close();
+                        throw e;
+                    }
+                    return Optional.of(reader);
+                }
+                fresh.discard();
             }
-            InputStream reader = shared.reader(offset, length, size);
+            InputStream reader = running.reader(offset, length, size);
             if (reader != null) {
                 return Optional.of(reader);
             }
-            inProgress.remove(layer, shared);
+            inProgress.remove(layer, running);
         }
     }
 
@@ -135,12 +172,24 @@ public final class LayerRestorer {
         if (resume.isEmpty()) {
             return Optional.empty();
         }
-        SharedRebuild partial = new SharedRebuild(spoolDirectory, resume.get().blobOffset());
-        InputStream reader = partial.reader(offset, length, state.get().logicalSize());
-        PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRebuilder.filesFrom(record.recipe(), resume.get()), fetchers);
+        RebuildMemory.Reservation reserved = memory.reserve(heapBound(record, state.get().recordSize()), layer);
+        SharedRebuild partial;
         try {
-            rebuilds.execute(() -> rebuildFrom(layer, record, resume.get(), files, partial));
+            partial = new SharedRebuild(spoolDirectory, resume.get().blobOffset());
+        } catch (IOException | RuntimeException e) {
+            reserved.close();
+            throw e;
+        }
+        InputStream reader = partial.reader(offset, length, state.get().logicalSize());
+        try {
+            rebuilds.execute(() -> {
+                try (reserved) {
+                    PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRebuilder.filesFrom(record.recipe(), resume.get()), fetchers);
+                    run(layer, record, partial, out -> rebuilder.rebuildFrom(record.recipe(), files, resume.get(), out), false);
+                }
+            });
         } catch (RejectedExecutionException e) {
+            reserved.close();
             reader.close();
             throw new IOException("the registry is shutting down", e);
         }
@@ -148,35 +197,38 @@ public final class LayerRestorer {
         return Optional.of(reader);
     }
 
-    private void rebuildFrom(Digest layer, LayerRecord record, LayerRebuilder.Resume resume, PrefetchingFiles files, SharedRebuild shared) {
-        run(layer, record, shared, out -> rebuilder.rebuildFrom(record.recipe(), files, resume, out), false);
-    }
-
-    /** Starts a rebuild that requests for the same layer join while it runs. */
-    private SharedRebuild start(Digest layer, LayerState.Deduplicated state) {
+    /**
+     * Starts the rebuild that {@code shared} stands for, once its memory is reserved: this thread
+     * waits for that. Files are fetched only once the rebuild runs, so a rebuild waiting for a thread
+     * holds no look-ahead. If it cannot start, {@code shared} fails, and so do the readers that joined.
+     */
+    private void start(Digest layer, LayerState.Deduplicated state, SharedRebuild shared) throws IOException {
+        RebuildMemory.Reservation reserved = null;
         try {
             LayerRecord record = record(state);
-            SharedRebuild shared = new SharedRebuild(spoolDirectory);
-            PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
-            rebuilds.execute(() -> rebuild(layer, record, files, shared));
-            return shared;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (RejectedExecutionException e) {
-            throw new UncheckedIOException(new IOException("the registry is shutting down", e));
+            reserved = memory.reserve(heapBound(record, state.recordSize()), layer);
+            RebuildMemory.Reservation held = reserved;
+            rebuilds.execute(() -> {
+                try (held) {
+                    PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
+                    run(layer, record, shared, out -> rebuilder.rebuild(record.recipe(), files, out), true);
+                } finally {
+                    inProgress.remove(layer, shared);
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            if (reserved != null) {
+                reserved.close();
+            }
+            IOException cause = e instanceof RejectedExecutionException ? new IOException("the registry is shutting down", e)
+                    : e instanceof IOException io ? io : new IOException(e);
+            shared.fail(cause);
+            throw cause;
         }
     }
 
     private interface Rebuild {
         void writeTo(OutputStream out) throws IOException;
-    }
-
-    private void rebuild(Digest layer, LayerRecord record, PrefetchingFiles files, SharedRebuild shared) {
-        try {
-            run(layer, record, shared, out -> rebuilder.rebuild(record.recipe(), files, out), true);
-        } finally {
-            inProgress.remove(layer, shared);
-        }
     }
 
     private void run(Digest layer, LayerRecord record, SharedRebuild shared, Rebuild rebuild, boolean whole) {

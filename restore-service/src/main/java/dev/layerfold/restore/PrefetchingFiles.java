@@ -22,15 +22,26 @@ import java.util.concurrent.Executor;
  * Hands a layer's files to the encoder in recipe order while fetching the next ones in parallel,
  * ahead of it: small files in batches (files side by side in one pack come in one ranged read, so a
  * layer of 10,000 small files costs a few reads, not 10,000), each decompressed off the encoder's
- * thread. At most {@link #AHEAD_BYTES} of fetched content wait at once; large files are streamed when
- * the encoder reaches them. The files are not hashed one by one: the rebuild's output is checked
+ * thread. At most {@link #AHEAD_BYTES} of fetched content wait at once (and what it is read from, no
+ * more than as many compressed bytes); large files are streamed when the encoder reaches them. The files are not hashed one by one: the rebuild's output is checked
  * against the layer's (or a segment's) digest, which covers every byte of them, and a file hash on
  * top cost a 1 MB layer's restore about a tenth of its CPU ({@link StoredFiles#damagedFiles} names
  * the file once that check failed).
  */
 final class PrefetchingFiles implements FileContentSource {
 
-    static final long AHEAD_BYTES = 16L << 20;
+    /**
+     * Enough to keep the encoder fed: it takes a few milliseconds per MiB, a ranged read of a pack
+     * tens of milliseconds, and the runs ahead are read in parallel. Was 16 MiB, which made a
+     * restore's look-ahead most of its heap (issue 26).
+     */
+    static final long AHEAD_BYTES = 6L << 20;
+    /**
+     * The most heap the files ahead hold: {@link #AHEAD_BYTES} plus the run scheduled past it (whose
+     * first file may be as large as a small file gets), each run's compressed bytes while it is
+     * decompressed, and a large file's decompression stream.
+     */
+    static final long HEAP_BOUND = 2 * (AHEAD_BYTES + Math.max(FrameRun.MAX_SIZE, FrameRun.SMALL_FILE)) + (1L << 20);
     /**
      * The first run's compressed bytes at most; each next run may be four times as large, up to
      * {@link FrameRun#MAX_BYTES}. The encoder waits for the whole first run to be read, decompressed

@@ -1,5 +1,6 @@
 package dev.layerfold.restore;
 
+import dev.layerfold.storage.blob.ContentBusyException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -79,6 +80,12 @@ final class SharedRebuild {
         };
     }
 
+    /** Drops a rebuild that never started and has no reader (another request's started first). */
+    synchronized void discard() {
+        finished = true;
+        releaseIfDone();
+    }
+
     /** Every byte was written and the layer's digest matched. */
     synchronized void succeed() {
         finished = true;
@@ -132,6 +139,10 @@ final class SharedRebuild {
     private synchronized long readableEnd(long position, long end) throws IOException {
         try {
             while (true) {
+                if (failure instanceof ContentBusyException busy) {
+                    // It never started: the readers that joined it are refused as its first request was (429).
+                    throw new ContentBusyException(busy.getMessage(), busy.retryAfter());
+                }
                 if (failure != null) {
                     throw new IOException("the layer could not be rebuilt: " + failure.getMessage(), failure);
                 }

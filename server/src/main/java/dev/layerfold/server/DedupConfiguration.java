@@ -12,6 +12,8 @@ import dev.layerfold.dedup.pipeline.DedupWorker;
 import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
 import dev.layerfold.dedup.pipeline.IntactCopySweeper;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
+import dev.layerfold.dedup.pipeline.RebuildMemory;
+import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.restore.LayerRestorer;
 import dev.layerfold.restore.RestoreOnce;
 import dev.layerfold.restore.RestoringBlobContent;
@@ -82,14 +84,22 @@ public class DedupConfiguration {
         return new IntactCopyPolicy(pulls, dedup.mode() == DedupProperties.Mode.SELECTIVE, dedup.hotPulls(), dedup.keepRestored());
     }
 
+    /** The heap that restores and proofs may hold at once; see {@link RebuildMemory}. With the other budgets, it must fit the heap. */
+    @Bean
+    RebuildMemory rebuildMemory(DedupProperties dedup, RegistryApiProperties api, PredictorProperties predictor, MeterRegistry registry) {
+        HeapShares.check(Runtime.getRuntime().maxMemory(), api.requestMemory().toBytes(), dedup.restoreMemoryBytes(),
+                predictor.mode() == PredictorProperties.Mode.OFF ? 0 : predictor.memoryBytes());
+        return new RebuildMemory(dedup.restoreMemoryBytes(), dedup.restoreQueueWait(), registry);
+    }
+
     @Bean
     LayerDeduplicator layerDeduplicator(BlobStore blobs, DedupIndex index, GcIndex gc, DedupProperties dedup, StorageProperties storage,
-                                        IntactCopyPolicy copies) throws IOException {
+                                        IntactCopyPolicy copies, RebuildMemory memory) throws IOException {
         Path scratch = scratch(dedup, storage).resolve("dedup");
         emptyScratch(scratch);
         DedupSettings settings = new DedupSettings(scratch, dedup.zstdLevel(), dedup.packSize().toBytes(), dedup.claimTime(), DedupLimits.DEFAULT);
         return new LayerDeduplicator(blobs, index, gc, new LayerSplitter(StandardEncoders.identifier()),
-                new LayerRebuilder(StandardEncoders.factory()), settings, copies);
+                new LayerRebuilder(StandardEncoders.factory()), settings, copies, memory);
     }
 
     private static Path scratch(DedupProperties dedup, StorageProperties storage) {
@@ -146,13 +156,13 @@ public class DedupConfiguration {
     @Bean
     LayerRestorer layerRestorer(BlobStore blobs, DedupIndex index, MeterRegistry registry, DedupProperties dedup,
                                 StorageProperties storage, @Qualifier("restoreEncoders") ExecutorService encoders,
-                                @Qualifier("restoreFetchers") ExecutorService fetchers) throws IOException {
+                                @Qualifier("restoreFetchers") ExecutorService fetchers, RebuildMemory memory) throws IOException {
         Path spool = scratch(dedup, storage).resolve("restore");
         emptyScratch(spool);
         // One pool runs whole restores and the segments of layers with restart points: a restore encodes a
         // segment itself rather than wait for a thread, so the two uses cannot block each other.
         LayerRebuilder rebuilder = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, dedup.restoreThreadCount()));
-        return new LayerRestorer(blobs, index, rebuilder, encoders, fetchers, spool, registry);
+        return new LayerRestorer(blobs, index, rebuilder, encoders, fetchers, spool, memory, registry);
     }
 
     @Bean(destroyMethod = "shutdownNow")

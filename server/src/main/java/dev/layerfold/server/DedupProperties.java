@@ -41,6 +41,11 @@ import org.springframework.util.unit.DataSize;
  *                  rebuilds it itself
  * @param restoreThreads threads that run restores' encoders, shared by every restore in the process:
  *                  a layer with restart points is encoded on several of them at once; 0: one per core
+ * @param restoreMemory heap that layer rebuilds (client restores, rebuilds ahead, rehydrations, the
+ *                  dedup proof) may hold at once; each reserves its bound before it starts, and waits
+ *                  its turn while the budget is spent. Default (0): a quarter of the heap
+ * @param restoreQueueWait how long a restore waits for memory before the pull is answered 429 with
+ *                  {@code Retry-After} (the client keeps its connection while it waits)
  */
 @ConfigurationProperties("layerfold.dedup")
 public record DedupProperties(
@@ -57,12 +62,28 @@ public record DedupProperties(
         @DefaultValue("15m") Duration keepRestored,
         @DefaultValue("1m") Duration sweepInterval,
         @DefaultValue("2m") Duration restoreWait,
-        @DefaultValue("0") int restoreThreads) {
+        @DefaultValue("0") int restoreThreads,
+        @DefaultValue("0") DataSize restoreMemory,
+        @DefaultValue("5m") Duration restoreQueueWait) {
 
     public enum Mode { OFF, ALL, SELECTIVE }
 
+    public DedupProperties {
+        if (restoreMemory.toBytes() < 0 || restoreMemory.toBytes() > 0 && restoreMemory.toBytes() < 1 << 20) {
+            throw new IllegalArgumentException("layerfold.dedup.restore-memory must be at least 1MB (or 0 for a quarter of the heap), was "
+                    + restoreMemory);
+        }
+        if (restoreQueueWait.isNegative()) {
+            throw new IllegalArgumentException("layerfold.dedup.restore-queue-wait must not be negative, was " + restoreQueueWait);
+        }
+    }
+
     int restoreThreadCount() {
         return restoreThreads > 0 ? restoreThreads : Runtime.getRuntime().availableProcessors();
+    }
+
+    long restoreMemoryBytes() {
+        return restoreMemory.toBytes() > 0 ? restoreMemory.toBytes() : Runtime.getRuntime().maxMemory() / 4;
     }
 
     int yieldThreshold() {

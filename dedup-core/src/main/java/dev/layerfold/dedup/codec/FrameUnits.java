@@ -55,7 +55,7 @@ final class FrameUnits {
         return firsts.size() < 2 ? List.of() : firsts;
     }
 
-    private static List<Long> pieceSizes(Recipe recipe) {
+    static List<Long> pieceSizes(Recipe recipe) {
         return switch (recipe.format()) {
             case GZIP -> recipe.members().stream().map(GzipMember::uncompressedSize).toList();
             case ZSTD -> recipe.frames().stream().map(ZstdFrame::contentSize).toList();

@@ -60,6 +60,21 @@ public final class LayerRebuilder {
     }
 
     /**
+     * The most heap a rebuild of {@code recipe} by this rebuilder ({@link #rebuild} or
+     * {@link #rebuildFrom}) holds at once, besides the file bodies its source hands it: its buffers,
+     * its encoder's state and, with a segment pool, the segments it may have under way. What a
+     * caller reserves before it starts one.
+     */
+    public long heapBound(Recipe recipe) {
+        return RebuildFootprint.heapBound(recipe, segments == null ? 0 : segments.perRestore());
+    }
+
+    /** The most heap {@link #rebuildFindingRestartPoints} holds at once for {@code recipe}, as {@link #heapBound}. */
+    public static long proofHeapBound(Recipe recipe) {
+        return RebuildFootprint.proofBound(recipe);
+    }
+
+    /**
      * Where a rebuild can start so as to serve the blob from {@code blobOffset}: the last restart
      * point at or before it, in a one-member gzip layer or a one-frame zstd layer, whose every segment
      * from there to the end carries a digest (a restart point's does), or the last unit point at or

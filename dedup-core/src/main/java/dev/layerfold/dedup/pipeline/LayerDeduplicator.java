@@ -68,10 +68,16 @@ public final class LayerDeduplicator {
     private final ContentAddressedWriter writer;
     private final StoredFiles storedFiles;
     private final IntactCopyPolicy copies;
+    private final RebuildMemory memory;
 
-    /** @param copies whether a layer keeps its intact blob once deduplicated (mode {@code selective}: while hot) */
+    /**
+     * @param copies whether a layer keeps its intact blob once deduplicated (mode {@code selective}: while hot)
+     * @param memory the heap rebuilds may hold at once: the proof reserves from it as restores do, so it
+     *               waits while clients' restores hold it
+     */
     public LayerDeduplicator(BlobStore blobs, DedupIndex index, GcIndex gc, LayerSplitter splitter, LayerRebuilder rebuilder,
-                             DedupSettings settings, IntactCopyPolicy copies) {
+                             DedupSettings settings, IntactCopyPolicy copies, RebuildMemory memory) {
+        this.memory = memory;
         this.blobs = blobs;
         this.copies = copies;
         this.index = index;
@@ -81,6 +87,12 @@ public final class LayerDeduplicator {
         this.settings = settings;
         this.writer = new ContentAddressedWriter(blobs);
         this.storedFiles = new StoredFiles(blobs);
+    }
+
+    /** A deduplicator whose proofs share a budget of 1 GiB: for tests and tools that bound nothing else. */
+    public LayerDeduplicator(BlobStore blobs, DedupIndex index, GcIndex gc, LayerSplitter splitter, LayerRebuilder rebuilder,
+                             DedupSettings settings, IntactCopyPolicy copies) {
+        this(blobs, index, gc, splitter, rebuilder, settings, copies, RebuildMemory.of(1L << 30));
     }
 
     /** @param worker who claims the layer's new files (unique per worker thread across the cluster) */
@@ -193,6 +205,12 @@ public final class LayerDeduplicator {
      */
     private Recipe prove(Digest layer, LayerRecord record) throws IOException {
         Recipe recipe = record.recipe();
+        try (RebuildMemory.Reservation reserved = memory.reserve(LayerRebuilder.proofHeapBound(recipe), layer)) {
+            return proveWithin(layer, recipe, record);
+        }
+    }
+
+    private Recipe proveWithin(Digest layer, Recipe recipe, LayerRecord record) throws IOException {
         try {
             return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
         } catch (LayerRebuildException e) {

@@ -28,6 +28,11 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
     public static final long SMALL_FILE = 4L << 20;
     /** One ranged read covers at most this many compressed bytes. */
     public static final long MAX_BYTES = 4L << 20;
+    /**
+     * A run's files hold at most this many bytes decompressed (besides its first file): highly
+     * compressible files could otherwise make 4 MiB of frames decompress to gigabytes on the heap.
+     */
+    public static final long MAX_SIZE = 2L << 20;
 
     /** The longest run starting at {@code order.get(start)} of at most {@link #MAX_BYTES}: see {@link #from(LayerRecord, List, int, long)}. */
     public static FrameRun from(LayerRecord record, List<FileRef> order, int start) {
@@ -36,9 +41,9 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
 
     /**
      * The longest run starting at {@code order.get(start)}: the next files while each is adjacent to
-     * the one before in the same pack and at most {@link #SMALL_FILE} bytes, and the run's compressed
-     * bytes stay within {@code maxBytes} (at most {@link #MAX_BYTES}). The first file is taken
-     * whatever its size.
+     * the one before in the same pack and at most {@link #SMALL_FILE} bytes, the run's compressed
+     * bytes stay within {@code maxBytes} (at most {@link #MAX_BYTES}) and its files' within
+     * {@link #MAX_SIZE}. The first file is taken whatever its size.
      */
     public static FrameRun from(LayerRecord record, List<FileRef> order, int start, long maxBytes) {
         long limit = Math.min(maxBytes, MAX_BYTES);
@@ -51,7 +56,8 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
             FileRef ref = order.get(i);
             FileLocation location = record.location(ref);
             boolean adjacent = location.pack().equals(first.pack()) && location.offset() == end;
-            if (!refs.isEmpty() && (!adjacent || ref.size() > SMALL_FILE || end + location.length() - first.offset() > limit)) {
+            if (!refs.isEmpty() && (!adjacent || ref.size() > SMALL_FILE || end + location.length() - first.offset() > limit
+                    || size + ref.size() > MAX_SIZE)) {
                 break;
             }
             refs.add(ref);

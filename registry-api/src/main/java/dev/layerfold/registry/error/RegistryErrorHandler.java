@@ -2,6 +2,7 @@ package dev.layerfold.registry.error;
 
 import dev.layerfold.storage.InvalidDigestException;
 import dev.layerfold.storage.InvalidRepositoryNameException;
+import dev.layerfold.storage.blob.ContentBusyException;
 import dev.layerfold.storage.blob.UploadNotFoundException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.util.LinkedHashMap;
@@ -54,6 +55,20 @@ class RegistryErrorHandler {
     @ExceptionHandler(UploadNotFoundException.class)
     ResponseEntity<byte[]> uploadGone(UploadNotFoundException e, HttpServletResponse response) {
         return registry(RegistryException.of(ErrorCode.BLOB_UPLOAD_UNKNOWN, e.getMessage()), response);
+    }
+
+    /**
+     * A deduplicated layer the registry had no memory left to rebuild in time: 429, which clients
+     * retry. The blob handler had already set the headers of the bytes it meant to send.
+     */
+    @ExceptionHandler(ContentBusyException.class)
+    ResponseEntity<byte[]> busy(ContentBusyException e, HttpServletResponse response) {
+        if (response.isCommitted()) {
+            return null;
+        }
+        response.reset();
+        return registry(RegistryException.of(ErrorCode.TOOMANYREQUESTS, e.getMessage())
+                .withHeader("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds()))), response);
     }
 
     @ExceptionHandler(RequestBodyException.class)

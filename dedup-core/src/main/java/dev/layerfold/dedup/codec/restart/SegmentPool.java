@@ -33,7 +33,8 @@ public final class SegmentPool {
         return executor;
     }
 
-    int perRestore() {
+    /** The most segments one restore has under way at once. */
+    public int perRestore() {
         return threads + 1;
     }
 

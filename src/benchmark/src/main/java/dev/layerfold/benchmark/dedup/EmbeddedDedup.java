@@ -11,6 +11,7 @@ import dev.layerfold.dedup.pipeline.DedupOutcome;
 import dev.layerfold.dedup.pipeline.DedupSettings;
 import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
+import dev.layerfold.dedup.pipeline.RebuildMemory;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.restore.LayerRestorer;
@@ -42,6 +43,8 @@ import java.util.stream.Stream;
 final class EmbeddedDedup implements AutoCloseable {
 
     private static final String WORKER = "benchmark-worker";
+    /** The budget the server derives for a heap of 1 GiB (a quarter of it), unless the benchmark sets another. */
+    private static final long REBUILD_MEMORY = Long.getLong("layerfold.benchmark.rebuild-memory", 256L << 20);
     /** The name prefix of the threads that run restores and their segments' encoders. */
     static final String RESTORE_THREADS = "restore-encoder-";
 
@@ -71,7 +74,7 @@ final class EmbeddedDedup implements AutoCloseable {
         // Configured as the server configures it: segments of layers with restart points on the restore pool.
         LayerRebuilder restoring = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, restoreThreads));
         this.restorer = new LayerRestorer(blobs, index(), restoring, encoders, fetchers, dir.resolve("restore-spool"),
-                new SimpleMeterRegistry());
+                RebuildMemory.of(REBUILD_MEMORY), new SimpleMeterRegistry());
     }
 
     /** A fresh, empty backend in a new directory below {@code work}. */

@@ -64,6 +64,16 @@ enum Producer {
         this.description = description;
     }
 
+    /** The producer with this label ({@code go-6}, {@code zstd-3}, ...). */
+    static Producer labelled(String label) {
+        for (Producer producer : values()) {
+            if (producer.label.equals(label)) {
+                return producer;
+            }
+        }
+        throw new IllegalArgumentException("no producer is labelled " + label);
+    }
+
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
         return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2

@@ -1,6 +1,7 @@
 package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.BenchmarkReport;
+import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
 import dev.layerfold.benchmark.registry.CurlDownload;
 import dev.layerfold.e2e.blob.BlobClient;
@@ -28,7 +29,7 @@ import tools.jackson.databind.JsonNode;
  * (same files, other times: new blobs). Afterwards, the dedup registry must still run at its 256 MiB
  * heap, have deduplicated every layer, and serve each byte for byte, two large restores at once too;
  * and whole-layer pulls through curl compare the rebuilt layers with the same layers served intact by
- * the other registry.
+ * the other registry, as do cold pulls of a whole image of every layer with {@code skopeo copy}.
  */
 record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, int rounds) {
 
@@ -36,6 +37,7 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
     private static final String HEAP = "256m";
     private static final int IMAGES_PER_ROUND = 2;
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(20);
+    private static final String WHOLE_IMAGE = "bench/whole-image";
 
     void run(BenchmarkReport report) throws Exception {
         List<Path> all = LayerOfSystemFiles.systemFiles(IMAGES_PER_ROUND * layerSize, 32L << 20);
@@ -92,6 +94,7 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
             report.value(SUITE, "settling a round's images after its push", "s", settleSeconds);
             checkHeapHeld(dedupOn, onClient, pushed);
             comparePulls(dedupOn, dedupOff, pushed, report);
+            compareImagePulls(dedupOn, onClient, dedupOff, offClient, pushed, report);
         }
     }
 
@@ -126,6 +129,51 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
         }
         report.compare(SUITE, "pull over HTTP (curl), restored vs intact", "MB/s", restored, intact, "intact", true);
         report.value(SUITE, "pull over HTTP, restored takes intact's", "x", slower);
+    }
+
+    /**
+     * A whole image pulled cold as users pull it: {@code skopeo copy} to a directory, which fetches
+     * several layers at once. One image of every layer pushed (the same blobs, so nothing new to
+     * deduplicate), from both registries, alternating which goes first; restored layers are not kept,
+     * so each pull from the dedup registry rebuilds all of them.
+     */
+    private void compareImagePulls(RegistryProcess dedupOn, ImageClient onClient, RegistryProcess dedupOff, ImageClient offClient,
+                                   List<Pushed> layers, BenchmarkReport report) throws Exception {
+        List<ProducedLayer> all = layers.stream().map(Pushed::layer).toList();
+        onClient.push(WHOLE_IMAGE, "all", all);
+        offClient.push(WHOLE_IMAGE, "all", all);
+        requireSettled(onClient.settle(SETTLE_TIMEOUT));
+        double megabytes = all.stream().mapToLong(layer -> layer.blob().length).sum() / 1e6;
+        double[] restored = new double[rounds];
+        double[] intact = new double[rounds];
+        double[] slower = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            for (boolean fromDedup : round % 2 == 0 ? List.of(true, false) : List.of(false, true)) {
+                RegistryProcess registry = fromDedup ? dedupOn : dedupOff;
+                Path into = work.resolve("pulled-" + round + "-" + fromDedup);
+                long start = System.nanoTime();
+                skopeoCopy("docker://" + registry.hostAndPort() + "/" + WHOLE_IMAGE + ":all", "dir:" + into);
+                double seconds = (System.nanoTime() - start) / 1e9;
+                WorkDirectory.deleteRecursively(into);
+                if (fromDedup) {
+                    restored[round] = megabytes / seconds;
+                } else {
+                    intact[round] = megabytes / seconds;
+                }
+            }
+            slower[round] = intact[round] / restored[round];
+        }
+        System.out.printf("%-10s cold image pull: %d layers, %.1f MB compressed, skopeo copy to a directory%n", SUITE, all.size(), megabytes);
+        report.compare(SUITE, "cold pull of a whole image (skopeo), dedup all vs off", "MB/s", restored, intact, "dedup off", true);
+        report.value(SUITE, "cold pull of a whole image, dedup all takes off's", "x", slower);
+    }
+
+    private static void skopeoCopy(String source, String destination) throws Exception {
+        Process skopeo = new ProcessBuilder("skopeo", "copy", "--src-tls-verify=false", source, destination).redirectErrorStream(true).start();
+        String output = new String(skopeo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (skopeo.waitFor() != 0) {
+            throw new IllegalStateException("skopeo copy " + source + " failed: " + output);
+        }
     }
 
     /** A pushed layer and the repository it was pushed to. */

@@ -1,0 +1,149 @@
+package dev.layerfold.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.pipeline.RebuildMemory;
+import dev.layerfold.dedup.store.LayerRecord;
+import dev.layerfold.dedup.store.StoredFiles;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.blob.ContentBusyException;
+import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.embedded.SqliteMetadataStore;
+import dev.layerfold.storage.filesystem.FilesystemBlobStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Restores reserve their heap from the rebuild memory before they fetch or encode: over the budget a
+ * restore waits its turn (the request that started it, and those that joined it, wait too), and one
+ * that waited the longest wait is refused as busy, which the API answers 429.
+ */
+class RestoreMemoryBudgetTest {
+
+    /** Smaller than one restore's bound: each restore reserves all of it, so they run one at a time. */
+    private static final long ONE_RESTORE = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    private FilesystemBlobStore blobs;
+    private SqliteMetadataStore metadata;
+    private final SimpleMeterRegistry metrics = new SimpleMeterRegistry();
+    private final HeldExecutor heldRebuilds = new HeldExecutor();
+    private final ExecutorService fetchers = Executors.newFixedThreadPool(4);
+    private final ExecutorService clients = Executors.newCachedThreadPool();
+
+    @BeforeEach
+    void stores() throws IOException {
+        blobs = new FilesystemBlobStore(dir.resolve("data"));
+        metadata = new SqliteMetadataStore(dir.resolve("metadata.db"));
+    }
+
+    @AfterEach
+    void close() {
+        clients.shutdownNow();
+        fetchers.shutdownNow();
+        metadata.close();
+    }
+
+    private LayerRestorer restorer(RebuildMemory memory) {
+        return new LayerRestorer(blobs, metadata.dedupIndex(), new LayerRebuilder(StandardEncoders.factory()), heldRebuilds, fetchers,
+                dir.resolve("spool"), memory, metrics);
+    }
+
+    @Test
+    void aRestoreOverTheBudgetWaitsUntilTheRunningOneEndsAndBothComeBackWhole() throws Exception {
+        RebuildMemory memory = new RebuildMemory(ONE_RESTORE, Duration.ofMinutes(1), metrics);
+        LayerRestorer restorer = restorer(memory);
+        byte[] first = deduplicated(DeduplicatedLayers.layer(new Random(1), 20));
+        byte[] second = deduplicated(DeduplicatedLayers.layer(new Random(2), 20));
+
+        InputStream firstPull = restorer.open(Digest.sha256(first), 0, -1).orElseThrow();
+        CompletableFuture<InputStream> secondPull = CompletableFuture.supplyAsync(() -> open(restorer, second), clients);
+        awaitWaiting(memory, 1);
+        InputStream joined = restorer.open(Digest.sha256(first), 0, -1).orElseThrow();
+
+        assertThat(secondPull).as("the second restore waits for the first's memory").isNotDone();
+        assertThat(heldRebuilds.heldSoFar()).as("only the first restore was started").isEqualTo(1);
+        heldRebuilds.runHeld();
+        InputStream secondStream = secondPull.get(30, TimeUnit.SECONDS);
+        heldRebuilds.runHeld();
+
+        assertThat(firstPull.readAllBytes()).isEqualTo(first);
+        assertThat(joined.readAllBytes()).as("a request joining a running restore reserves nothing more").isEqualTo(first);
+        assertThat(secondStream.readAllBytes()).isEqualTo(second);
+        assertThat(memory.available()).as("every reservation given back").isEqualTo(memory.capacity());
+        assertThat(metrics.timer("layerfold.restore.queue.wait").count()).isEqualTo(2);
+    }
+
+    @Test
+    void aRestoreThatWaitedTheLongestWaitIsRefusedAsBusyAndLeavesNothingBehind() throws Exception {
+        RebuildMemory memory = new RebuildMemory(ONE_RESTORE, Duration.ofMillis(200), metrics);
+        LayerRestorer restorer = restorer(memory);
+        byte[] first = deduplicated(DeduplicatedLayers.layer(new Random(3), 20));
+        byte[] second = deduplicated(DeduplicatedLayers.layer(new Random(4), 20));
+
+        InputStream firstPull = restorer.open(Digest.sha256(first), 0, -1).orElseThrow();
+        assertThatThrownBy(() -> restorer.open(Digest.sha256(second), 0, -1)).isInstanceOf(ContentBusyException.class)
+                .hasMessageContaining("layerfold.dedup.restore-memory");
+        assertThat(metrics.counter("layerfold.restore.refused").count()).isEqualTo(1);
+
+        heldRebuilds.runHeld();
+        assertThat(firstPull.readAllBytes()).isEqualTo(first);
+        // Refused, not broken: once memory is free the same pull restores.
+        InputStream retried = restorer.open(Digest.sha256(second), 0, -1).orElseThrow();
+        heldRebuilds.runHeld();
+        assertThat(retried.readAllBytes()).isEqualTo(second);
+        assertThat(memory.available()).isEqualTo(memory.capacity());
+    }
+
+    @Test
+    void aRestoresBoundCoversItsLookAheadItsEncoderAndItsRecord() throws Exception {
+        LayerRestorer restorer = restorer(RebuildMemory.of(1L << 30));
+        byte[] layer = deduplicated(DeduplicatedLayers.layer(new Random(5), 20));
+        LayerState.Deduplicated state = (LayerState.Deduplicated) metadata.dedupIndex().layer(Digest.sha256(layer)).orElseThrow();
+        LayerRecord record = new StoredFiles(blobs).record(state.record());
+
+        long bound = restorer.heapBound(record, state.recordSize());
+
+        assertThat(bound).isGreaterThan(PrefetchingFiles.HEAP_BOUND).isLessThan(64L << 20);
+    }
+
+    private static InputStream open(LayerRestorer restorer, byte[] layer) {
+        try {
+            return restorer.open(Digest.sha256(layer), 0, -1).orElseThrow();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void awaitWaiting(RebuildMemory memory, int waiting) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (memory.waiting() < waiting) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no restore waited for memory within 30 s");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private byte[] deduplicated(byte[] layer) throws IOException {
+        return DeduplicatedLayers.deduplicated(blobs, metadata.dedupIndex(), metadata.gcIndex(), dir.resolve("scratch"), layer);
+    }
+}
