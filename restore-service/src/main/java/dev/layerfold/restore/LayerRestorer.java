@@ -103,6 +103,12 @@ public final class LayerRestorer {
         return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + WRITE_BUFFER + RECORD_HEAP_PER_BYTE * recordSize;
     }
 
+    /** What a whole restore of {@code layer} reserves from the rebuild memory, if it is deduplicated. */
+    public Optional<Long> heapBound(Digest layer) throws IOException {
+        Optional<LayerState.Deduplicated> state = deduplicated(layer);
+        return state.isEmpty() ? Optional.empty() : Optional.of(heapBound(record(state.get()), state.get().recordSize()));
+    }
+
     /** The layer's size, if it is deduplicated. */
     public Optional<Long> size(Digest layer) throws IOException {
         return deduplicated(layer).map(LayerState.Deduplicated::logicalSize);

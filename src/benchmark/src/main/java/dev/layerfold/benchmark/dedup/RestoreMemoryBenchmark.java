@@ -98,6 +98,10 @@ public final class RestoreMemoryBenchmark implements Benchmark {
                 return total;
             }
         }, layers.size());
+        double reserved = store.restorer().heapBound(layers.getFirst()).orElseThrow() / (double) (1 << 20);
+        System.out.printf("%-14s %s: a whole restore reserves %.1f MiB (its bound) and held at most %.1f MiB%n", SUITE, label, reserved,
+                whole.perRestoreMib());
+        report.value(SUITE, label + " one whole restore, reserved (bound)", "MiB", new double[] {reserved});
         report.value(SUITE, label + " one whole restore, live heap", "MiB", new double[] {whole.perRestoreMib()});
         report.value(SUITE, label + " one Range restore from a point, live heap", "MiB", new double[] {range.perRestoreMib()});
         report.value(SUITE, label + " " + AT_ONCE + " restores at once, live heap per restore", "MiB", new double[] {together.perRestoreMib()});
