@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /** Starts the packaged Layerfold executable ({@code java -jar layerfold.jar}) as its own process. */
 public final class LayerfoldProcess {
@@ -17,7 +18,8 @@ public final class LayerfoldProcess {
     }
 
     /**
-     * Starts Layerfold with heap limit {@code maxHeap} (a JVM size such as {@code 256m}) on a free port,
+     * Starts Layerfold with heap limit {@code maxHeap} (a JVM size such as {@code 256m}) on a free port
+     * (and its management plane on another, on loopback),
      * storing its data in {@code dataDir} and its output in {@code logDir}.
      */
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir)
@@ -44,6 +46,10 @@ public final class LayerfoldProcess {
             throws IOException, InterruptedException {
         Path jar = packagedJar();
         int port = FreePort.pick();
+        int managementPort = FreePort.pick();
+        while (managementPort == port) {
+            managementPort = FreePort.pick();
+        }
         Files.createDirectories(dataDir);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -53,9 +59,10 @@ public final class LayerfoldProcess {
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toString(),
                 "--server.port=" + port,
+                "--management.server.port=" + managementPort,
                 "--layerfold.storage.path=" + dataDir.toAbsolutePath()));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
-        return RegistryProcess.start("layerfold", command, environment, port, dataDir,
+        return RegistryProcess.start("layerfold", command, environment, port, OptionalInt.of(managementPort), dataDir,
                 logDir.resolve("layerfold-" + port + ".log"));
     }
 

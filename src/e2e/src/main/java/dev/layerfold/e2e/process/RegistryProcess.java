@@ -12,11 +12,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A registry running as its own OS process on a loopback port, ready once {@code GET /v2/} answered 200
- * (or 401, when it requires sign-in).
+ * (or 401, when it requires sign-in); Layerfold's also has a management port (health, metrics, admin actions).
  * Its output goes to a log file; closing stops the process (and a JVM shutdown hook does, if nobody closed it).
  */
 public final class RegistryProcess implements AutoCloseable {
@@ -28,14 +29,16 @@ public final class RegistryProcess implements AutoCloseable {
     private final String name;
     private final Process process;
     private final int port;
+    private final OptionalInt managementPort;
     private final Path dataDir;
     private final Path log;
     private final Thread killOnExit;
 
-    private RegistryProcess(String name, Process process, int port, Path dataDir, Path log) {
+    private RegistryProcess(String name, Process process, int port, OptionalInt managementPort, Path dataDir, Path log) {
         this.name = name;
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
         this.dataDir = dataDir;
         this.log = log;
         this.killOnExit = new Thread(process::destroyForcibly, "stop " + name);
@@ -43,18 +46,18 @@ public final class RegistryProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code command}, which must serve the registry on {@code port}, with {@code environment} on
-     * top of this JVM's, and waits until it answers.
+     * Starts {@code command}, which must serve the registry on {@code port} (and its management plane on
+     * {@code managementPort}, if it has one), with {@code environment} on top of this JVM's, and waits until it answers.
      */
     static RegistryProcess start(String name, List<String> command, Map<String, String> environment, int port,
-                                 Path dataDir, Path log) throws IOException, InterruptedException {
+                                 OptionalInt managementPort, Path dataDir, Path log) throws IOException, InterruptedException {
         Files.createDirectories(log.getParent());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
         builder.environment().putAll(environment);
         Process process = builder.start();
-        RegistryProcess registry = new RegistryProcess(name, process, port, dataDir, log);
+        RegistryProcess registry = new RegistryProcess(name, process, port, managementPort, dataDir, log);
         try {
             registry.awaitReady();
             return registry;
@@ -67,6 +70,15 @@ public final class RegistryProcess implements AutoCloseable {
     /** {@code http://127.0.0.1:PORT}, the base of every API path. */
     public URI baseUri() {
         return URI.create("http://" + hostAndPort());
+    }
+
+    /**
+     * {@code http://127.0.0.1:MANAGEMENT_PORT}, the base of {@code /actuator/...}: health, metrics and the
+     * admin actions, which the registry port does not serve.
+     */
+    public URI managementUri() {
+        return URI.create("http://127.0.0.1:" + managementPort.orElseThrow(() -> new IllegalStateException(
+                name + " has no management port")));
     }
 
     /** {@code 127.0.0.1:PORT}, as image references name the registry. */
