@@ -48,6 +48,11 @@ class AuthConfiguration {
     }
 
     @Bean
+    AdminAuthorization adminAuthorization(AuthComponents auth) {
+        return new AdminAuthorization(auth);
+    }
+
+    @Bean
     AccessGuard accessGuard(AuthComponents auth) {
         AuthProperties properties = auth.properties();
         AuditLog audit = new AuditLog();
