@@ -36,7 +36,7 @@ final class AdminFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        AdminAuthorization.Decision decision = authorization.decide(request.getHeader("Authorization"));
+        AdminAuthorization.Decision decision = authorization.decide(request.getHeader("Authorization"), request.getRemoteAddr());
         if (decision.admitted()) {
             if (!request.getMethod().equals("GET")) {
                 log.info("admin {} {} by {} from {}", request.getMethod(), request.getRequestURI(), decision.caller(),
@@ -45,13 +45,21 @@ final class AdminFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        decision.challenge().ifPresent(challenge -> response.setHeader("WWW-Authenticate", challenge));
-        byte[] body = ("{\"errors\":[{\"code\":\"" + (decision.status() == 401 ? "UNAUTHORIZED" : "DENIED")
+        decision.headers().forEach(response::setHeader);
+        byte[] body = ("{\"errors\":[{\"code\":\"" + code(decision.status())
                 + "\",\"message\":\"" + decision.message().replace("\"", "'") + "\",\"detail\":{}}]}").getBytes(StandardCharsets.UTF_8);
         response.setStatus(decision.status());
         response.setContentType("application/json");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    private static String code(int status) {
+        return switch (status) {
+            case 401 -> "UNAUTHORIZED";
+            case 429 -> "TOOMANYREQUESTS";
+            default -> "DENIED";
+        };
     }
 
     /** Health (with its probe groups) and Prometheus metrics; no other path. */

@@ -1,5 +1,6 @@
 package dev.layerfold.registry.auth;
 
+import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -11,20 +12,28 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AdminAuthorization {
 
-    /** What to answer: {@code admitted}, or the status (401 or 403) and why, with a challenge for a 401. */
-    public record Decision(boolean admitted, int status, String caller, String message, Optional<String> challenge) {
+    /**
+     * What to answer: {@code admitted}, or the status (401, 403 or 429) and why, with its headers (a
+     * challenge for a 401, {@code Retry-After} for a 429).
+     */
+    public record Decision(boolean admitted, int status, String caller, String message, Map<String, String> headers) {
 
         static Decision admit(String caller) {
-            return new Decision(true, 200, caller, "", Optional.empty());
+            return new Decision(true, 200, caller, "", Map.of());
         }
 
         static Decision unauthorized(String message) {
-            return new Decision(false, 401, Caller.ANONYMOUS.name(), message, Optional.of("Basic realm=\"layerfold management\""));
+            return new Decision(false, 401, Caller.ANONYMOUS.name(), message,
+                    Map.of("WWW-Authenticate", "Basic realm=\"layerfold management\""));
         }
 
         static Decision denied(String caller) {
             return new Decision(false, 403, caller, caller + " may not use the registry's admin actions; ask for the admin"
-                    + " grant (layerfold.auth.access: actions [admin] on repositories ['*'])", Optional.empty());
+                    + " grant (layerfold.auth.access: actions [admin] on repositories ['*'])", Map.of());
+        }
+
+        static Decision tooMany(PasswordSignIn.TooManyFailures e) {
+            return new Decision(false, 429, Caller.ANONYMOUS.name(), e.getMessage(), Map.of("Retry-After", e.retryAfterSeconds()));
         }
     }
 
@@ -39,24 +48,30 @@ public final class AdminAuthorization {
         return auth.properties().mode() == AuthProperties.Mode.NONE;
     }
 
-    public Decision decide(@Nullable String authorization) {
+    /** @param address the client's address, which failed sign-ins are limited by */
+    public Decision decide(@Nullable String authorization, String address) {
         if (open()) {
             return Decision.admit(Caller.ANONYMOUS.name());
         }
         if (authorization == null) {
             return Decision.unauthorized("authentication required: admin actions need a user with the admin grant");
         }
-        Optional<Caller> caller = signedIn(authorization);
+        Optional<Caller> caller;
+        try {
+            caller = signedIn(authorization, address);
+        } catch (PasswordSignIn.TooManyFailures e) {
+            return Decision.tooMany(e);
+        }
         if (caller.isEmpty()) {
             return Decision.unauthorized("the credentials are wrong or the token is not valid here");
         }
         return auth.policy().isAdmin(caller.get()) ? Decision.admit(caller.get().name()) : Decision.denied(caller.get().name());
     }
 
-    private Optional<Caller> signedIn(String authorization) {
+    private Optional<Caller> signedIn(String authorization, String address) {
         if (BasicCredentials.isBasic(authorization)) {
             return BasicCredentials.parse(authorization).flatMap(credentials -> auth.passwords()
-                    .flatMap(users -> users.verify(credentials.user(), credentials.password()))).map(auth.policy()::user);
+                    .flatMap(users -> users.signIn(credentials.user(), credentials.password(), address)));
         }
         if (authorization.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length()) && auth.tokens().isPresent()) {
             try {

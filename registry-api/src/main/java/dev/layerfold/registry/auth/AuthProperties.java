@@ -26,6 +26,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param keyFiles trusted public keys of external issuers (PEM or JWK Set files), re-read when they change
  * @param groups group name to its members
  * @param access who may do what where; without any rule every signed-in user may do everything
+ * @param failedSignIns how many wrong passwords a user name and a client address may send per period
  */
 @ConfigurationProperties("layerfold.auth")
 public record AuthProperties(
@@ -39,7 +40,8 @@ public record AuthProperties(
         @Nullable URI jwksUrl,
         @DefaultValue List<Path> keyFiles,
         @DefaultValue Map<String, List<String>> groups,
-        @DefaultValue List<Rule> access) {
+        @DefaultValue List<Rule> access,
+        @DefaultValue FailedSignInLimits failedSignIns) {
 
     public enum Mode { NONE, TOKEN, BASIC }
 
@@ -50,6 +52,14 @@ public record AuthProperties(
      */
     public record Rule(@DefaultValue List<String> repositories, @DefaultValue List<String> users,
                        @DefaultValue List<String> groups, @DefaultValue List<Action> actions) {
+    }
+
+    /**
+     * Wrong passwords allowed per user name and per client address, refilled evenly over {@code period};
+     * beyond them sign-ins are answered 429 with {@code Retry-After} until the bucket refills.
+     */
+    public record FailedSignInLimits(@DefaultValue("10") int perUser, @DefaultValue("30") int perAddress,
+                                     @DefaultValue("5m") Duration period) {
     }
 
     public AuthProperties {
