@@ -10,8 +10,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Keeps the two planes apart (the registry port serves the distribution API and {@code /token}, the
- * management port health, metrics and the admin actions) and says at start where each listens and
- * what is open on it.
+ * management port health, metrics and the admin actions), and once the registry is up prints the one
+ * summary of what runs: both ports, where the backends point (never a secret), the dedup, predictor and
+ * sign-in modes, and what is open on the management port.
  */
 @Component
 class ManagementPlaneNotice {
@@ -42,7 +43,41 @@ class ManagementPlaneNotice {
     }
 
     @EventListener(ApplicationReadyEvent.class)
-    void sayWhereThePlanesListen() {
+    void summarize() {
+        log.info("Layerfold is up. Blobs: {}. Metadata: {}. Dedup: {} ({} worker(s)). Predictor: {}. Sign-in: {}.",
+                blobs(), metadata(), environment.getProperty("layerfold.dedup.mode", "all"),
+                environment.getProperty("layerfold.dedup.workers", "1"), environment.getProperty("layerfold.predictor.mode", "predict"),
+                environment.getProperty("layerfold.auth.mode", "none"));
+        sayWhereThePlanesListen();
+    }
+
+    private String blobs() {
+        if ("s3".equals(environment.getProperty("layerfold.storage.blob"))) {
+            return "S3 bucket " + environment.getProperty("layerfold.storage.s3.bucket") + " at "
+                    + environment.getProperty("layerfold.storage.s3.endpoint", "AWS") + " ("
+                    + environment.getProperty("layerfold.storage.s3.region", "us-east-1") + ")";
+        }
+        return "files under " + java.nio.file.Path.of(environment.getProperty("layerfold.storage.path", "./data")).toAbsolutePath().normalize();
+    }
+
+    /** The Redis URL without its user and password. */
+    private String metadata() {
+        if (!"redis".equals(environment.getProperty("layerfold.storage.metadata"))) {
+            return "SQLite in " + java.nio.file.Path.of(environment.getProperty("layerfold.storage.path", "./data"))
+                    .toAbsolutePath().normalize().resolve("metadata.db");
+        }
+        String where;
+        try {
+            java.net.URI url = java.net.URI.create(environment.getProperty("layerfold.storage.redis.url", ""));
+            where = url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort());
+        } catch (IllegalArgumentException e) {
+            where = "(an unreadable URL)";
+        }
+        return "Redis at " + where + ", namespace " + environment.getProperty("layerfold.storage.redis.namespace", "layerfold")
+                + (environment.getProperty("layerfold.storage.redis.cluster", Boolean.class, false) ? " (cluster)" : "");
+    }
+
+    private void sayWhereThePlanesListen() {
         String registry = environment.getProperty("server.address", "0.0.0.0") + ":" + environment.getProperty("local.server.port");
         String managementPort = environment.getProperty("local.management.port");
         if (managementPort == null) {

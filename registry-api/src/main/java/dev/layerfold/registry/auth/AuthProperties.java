@@ -1,6 +1,7 @@
 package dev.layerfold.registry.auth;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -74,6 +75,22 @@ public record AuthProperties(
         }
         if (mode == Mode.BASIC && htpasswd == null) {
             throw new IllegalArgumentException("layerfold.auth.mode=basic needs users: set layerfold.auth.htpasswd");
+        }
+        requireReadable("layerfold.auth.htpasswd", htpasswd);
+        requireReadable("layerfold.auth.signing-key", signingKey);
+        for (int i = 0; i < keyFiles.size(); i++) {
+            requireReadable("layerfold.auth.key-files[" + i + "]", keyFiles.get(i));
+        }
+        if (jwksUrl != null && !List.of("http", "https").contains(String.valueOf(jwksUrl.getScheme()))) {
+            throw new IllegalArgumentException("layerfold.auth.jwks-url must be an http(s) URL, not " + jwksUrl);
+        }
+    }
+
+    /** A file named in the configuration that is not there would otherwise fail the first sign-in, not the start. */
+    private static void requireReadable(String property, @Nullable Path file) {
+        if (file != null && !Files.isReadable(file)) {
+            throw new IllegalArgumentException(property + " names " + file.toAbsolutePath() + ", which "
+                    + (Files.exists(file) ? "cannot be read" : "does not exist"));
         }
     }
 

@@ -42,6 +42,15 @@ final class MatrixTokens {
         return pem;
     }
 
+    /** The private key's PKCS#8 bytes in base64, as the PEM file holds them: a secret no log may show. */
+    String signingKeyBase64() {
+        try {
+            return Base64.getEncoder().encodeToString(registryKey.toPrivateKey().getEncoded());
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     String of(CallerKind caller) {
         Instant now = Instant.now();
         try {
