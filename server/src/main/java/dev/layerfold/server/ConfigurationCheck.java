@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -22,7 +23,8 @@ import org.springframework.util.unit.DataSize;
  * Stops the start, before any backend is touched, on configuration that would otherwise go wrong
  * silently: a {@code layerfold.*} property or {@code LAYERFOLD_*} environment variable the registry
  * does not read (a typo such as {@code LAYERFOLD_STORAGE_BLOBS=s3} would start on local disk), named
- * with the nearest key it does read; and a negative size, duration or count. Values that cannot be
+ * with the nearest key it does read; a management port that is the registry's (the actuator would be
+ * served beside the API to everyone who may pull); and a negative size, duration or count. Values that cannot be
  * read at all (a malformed URL, size or duration) are refused by the binding itself, which names the
  * property; missing files by the settings that name them.
  */
@@ -77,6 +79,7 @@ class ConfigurationCheck implements BeanFactoryPostProcessor, EnvironmentAware {
                 }
             }
         }
+        sharedPort(environment).ifPresent(problems::add);
         Binder binder = Binder.get(environment);
         for (ConfigurationKeys.Key key : keys.plainKeys()) {
             negative(binder, key).ifPresent(problems::add);
@@ -84,7 +87,18 @@ class ConfigurationCheck implements BeanFactoryPostProcessor, EnvironmentAware {
         return problems;
     }
 
-    private static java.util.Optional<String> negative(Binder binder, ConfigurationKeys.Key key) {
+    static Optional<String> sharedPort(Environment environment) {
+        String management = environment.getProperty("management.server.port");
+        String server = environment.getProperty("server.port", "8080");
+        if (management == null || management.isBlank() || (!management.equals("0") && management.equals(server))) {
+            return Optional.of("management.server.port (LAYERFOLD_MANAGEMENT_PORT) is " + management
+                    + " and server.port is " + server + ": the management plane (health, metrics, admin actions) needs a"
+                    + " port of its own, apart from the registry's; set another, or -1 to serve no management plane");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> negative(Binder binder, ConfigurationKeys.Key key) {
         try {
             boolean negative;
             if (key.type() == Duration.class) {
@@ -95,11 +109,11 @@ class ConfigurationCheck implements BeanFactoryPostProcessor, EnvironmentAware {
                     || key.type() == Integer.class || key.type() == Long.class || key.type() == Double.class) {
                 negative = binder.bind(key.name(), Double.class).map(value -> value < 0).orElse(false);
             } else {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
-            return negative ? java.util.Optional.of(key.name() + " is negative; it must be 0 or more") : java.util.Optional.empty();
+            return negative ? Optional.of(key.name() + " is negative; it must be 0 or more") : Optional.empty();
         } catch (BindException e) {
-            return java.util.Optional.of(key.name() + " cannot be read: " + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
+            return Optional.of(key.name() + " cannot be read: " + (e.getCause() == null ? e.getMessage() : e.getCause().getMessage()));
         }
     }
 }

@@ -42,8 +42,20 @@ class ConfigurationCheckTest {
                 .anySatisfy(problem -> assertThat(problem).contains("layerfold.api.max-manifest-size is negative"));
     }
 
+    @Test
+    void theManagementPlaneOnTheRegistryPortStopsTheStart() {
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("ports", Map.of("server.port", "5000",
+                "management.server.port", "5000")));
+
+        assertThat(ConfigurationCheck.problems(environment, keys)).singleElement().asString()
+                .contains("management.server.port").contains("a port of its own");
+    }
+
     private List<String> problems(Map<String, Object> variables, Map<String, Object> properties) {
         StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("ports", Map.of("server.port", "5000",
+                "management.server.port", "5001")));
         environment.getPropertySources().replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                 new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
         environment.getPropertySources().addFirst(new MapPropertySource("test", properties));
