@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -44,6 +45,24 @@ public final class LayerfoldProcess {
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
                                         Map<String, String> properties, Map<String, String> environment)
             throws IOException, InterruptedException {
+        return start(maxHeap, dataDir, logDir, jvmOptions, properties, environment, "http");
+    }
+
+    /**
+     * Like {@link #start(String, Path, Path, List, Map)}, serving the registry port over HTTPS with the
+     * PEM {@code certificate} (chain, leaf first) and its {@code privateKey}, as {@code server.ssl.*} sets it.
+     */
+    public static RegistryProcess startWithTls(String maxHeap, Path dataDir, Path logDir, Path certificate, Path privateKey,
+                                               Map<String, String> properties) throws IOException, InterruptedException {
+        Map<String, String> withTls = new HashMap<>(properties);
+        withTls.put("server.ssl.certificate", certificate.toAbsolutePath().toString());
+        withTls.put("server.ssl.certificate-private-key", privateKey.toAbsolutePath().toString());
+        return start(maxHeap, dataDir, logDir, List.of(), withTls, Map.of(), "https");
+    }
+
+    private static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
+                                         Map<String, String> properties, Map<String, String> environment, String scheme)
+            throws IOException, InterruptedException {
         Path jar = packagedJar();
         int port = FreePort.pick();
         int managementPort = FreePort.pick();
@@ -62,7 +81,7 @@ public final class LayerfoldProcess {
                 "--management.server.port=" + managementPort,
                 "--layerfold.storage.path=" + dataDir.toAbsolutePath()));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
-        return RegistryProcess.start("layerfold", command, environment, port, OptionalInt.of(managementPort), dataDir,
+        return RegistryProcess.start("layerfold", command, environment, scheme, port, OptionalInt.of(managementPort), dataDir,
                 logDir.resolve("layerfold-" + port + ".log"));
     }
 
