@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -82,15 +83,15 @@ abstract class AuthorizationMatrixContract {
     }
 
     /** The same request on a repository that does not exist must be refused in the same words. */
-    private static java.util.Optional<String> revealsNothing(MatrixClient client, CallerKind caller, MatrixRequest request,
+    private static Optional<String> revealsNothing(MatrixClient client, CallerKind caller, MatrixRequest request,
                                                              HttpResponse<String> onExisting) throws Exception {
         HttpResponse<String> onAbsent = client.send(caller, request.onRepository(MatrixFixture.REPOSITORY, MatrixFixture.ABSENT));
         String existing = onExisting.statusCode() + " " + onExisting.headers().firstValue("WWW-Authenticate").orElse("")
                 + " " + onExisting.body();
         String absent = (onAbsent.statusCode() + " " + onAbsent.headers().firstValue("WWW-Authenticate").orElse("")
                 + " " + onAbsent.body()).replace(MatrixFixture.ABSENT, MatrixFixture.REPOSITORY);
-        return existing.equals(absent) ? java.util.Optional.empty()
-                : java.util.Optional.of(request.method() + " " + request.path() + " as " + caller
+        return existing.equals(absent) ? Optional.empty()
+                : Optional.of(request.method() + " " + request.path() + " as " + caller
                         + " tells an existing repository from an absent one: " + existing + " | " + absent);
     }
 

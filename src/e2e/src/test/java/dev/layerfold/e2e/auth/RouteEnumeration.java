@@ -7,10 +7,12 @@ import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.e2e.process.RegistryProcess;
 import java.lang.reflect.RecordComponent;
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -58,7 +60,7 @@ final class RouteEnumeration {
                     .orElseThrow(() -> new AssertionError("route " + type.getSimpleName() + " (" + pattern
                             + ") has no row in the authorization table"));
             MatrixRequest probe = new MatrixRequest(AuthorizationTable.Plane.API, "PROPFIND",
-                    MatrixRequests.ofPathOnly(row), java.util.Map.of(), new byte[0]);
+                    MatrixRequests.ofPathOnly(row), Map.of(), new byte[0]);
             HttpResponse<String> answer = client.send(CallerKind.PUSH, probe);
             assertThat(answer.statusCode()).as("PROPFIND " + probe.path() + " lists the route's methods: " + answer.body())
                     .isEqualTo(405);
@@ -91,7 +93,7 @@ final class RouteEnumeration {
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         Set<String> paths = new TreeSet<>(List.of("/actuator"));
         for (var link : JsonMapper.builder().build().readTree(answer.body()).path("_links").properties()) {
-            paths.add(java.net.URI.create(link.getValue().path("href").asString().replace("{", "%7B").replace("}", "%7D"))
+            paths.add(URI.create(link.getValue().path("href").asString().replace("{", "%7B").replace("}", "%7D"))
                     .getPath());
         }
         List<String> routes = new ArrayList<>();
