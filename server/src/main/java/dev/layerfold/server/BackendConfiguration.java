@@ -73,6 +73,13 @@ public class BackendConfiguration {
     @ConfigurationProperties("layerfold.storage.redis")
     public record RedisProperties(String url, @DefaultValue("false") boolean cluster,
                                   @DefaultValue("layerfold") String namespace) {
+
+        public RedisProperties {
+            if (url != null && !url.isEmpty() && !url.startsWith("redis://") && !url.startsWith("rediss://")) {
+                // Never the URL itself: it may carry a password.
+                throw new IllegalArgumentException("layerfold.storage.redis.url must start with redis:// or rediss://");
+            }
+        }
     }
 
     @Bean(destroyMethod = "close")

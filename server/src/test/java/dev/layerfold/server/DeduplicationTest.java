@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -76,6 +77,9 @@ class DeduplicationTest {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Autowired
     BlobStore blobStore;
@@ -227,7 +231,7 @@ class DeduplicationTest {
     }
 
     private JsonNode gc(String body) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri("/actuator/gc"))
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(management("/actuator/gc"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -304,7 +308,7 @@ class DeduplicationTest {
     }
 
     private JsonNode post(String path, String body) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(management(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
@@ -409,7 +413,7 @@ class DeduplicationTest {
     }
 
     private JsonNode settle() throws Exception {
-        HttpResponse<String> settled = http.send(HttpRequest.newBuilder(uri("/actuator/dedup"))
+        HttpResponse<String> settled = http.send(HttpRequest.newBuilder(management("/actuator/dedup"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":120}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(settled.statusCode()).as(settled.body()).isEqualTo(200);
@@ -430,5 +434,9 @@ class DeduplicationTest {
 
     private URI uri(String path) {
         return URI.create("http://localhost:" + port + path);
+    }
+
+    private URI management(String path) {
+        return URI.create("http://localhost:" + managementPort + path);
     }
 }

@@ -11,11 +11,15 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** The assembled executable with its embedded defaults: the API answers and operators can see it. */
+/**
+ * The assembled executable with its embedded defaults: the API answers on the registry port, and
+ * operators see it on the management port, which the registry port does not serve.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class LayerfoldServerTest {
 
@@ -30,6 +34,9 @@ class LayerfoldServerTest {
     @LocalServerPort
     int port;
 
+    @LocalManagementPort
+    int managementPort;
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
@@ -42,10 +49,23 @@ class LayerfoldServerTest {
 
     @Test
     void exposesMetricsInPrometheusFormatForOperators() throws Exception {
-        HttpResponse<String> response = send("GET", "/actuator/prometheus");
+        HttpResponse<String> response = send(managementPort, "GET", "/actuator/prometheus");
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void theRegistryPortServesNoManagementEndpoint() throws Exception {
+        for (String path : new String[] {"/actuator/health", "/actuator/prometheus", "/actuator/gc", "/actuator/dedup", "/actuator"}) {
+            assertThat(send("GET", path).statusCode()).as(path).isEqualTo(404);
+        }
+        assertThat(send(managementPort, "GET", "/actuator/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theManagementPortServesNoDistributionApi() throws Exception {
+        assertThat(send(managementPort, "GET", "/v2/").statusCode()).isEqualTo(404);
     }
 
     @Test
@@ -54,13 +74,17 @@ class LayerfoldServerTest {
         assertThat(send("HEAD", "/v2/team/app/blobs/" + digest).statusCode()).isEqualTo(404);
         assertThat(send("GET", "/v2/team/app/manifests/latest").statusCode()).isEqualTo(404);
 
-        String metrics = send("GET", "/actuator/prometheus").body();
+        String metrics = send(managementPort, "GET", "/actuator/prometheus").body();
 
         assertThat(metrics).contains("uri=\"/v2/{name}/blobs/{digest}\"").contains("uri=\"/v2/{name}/manifests/{reference}\"")
                 .doesNotContain("uri=\"/v2/**\"");
     }
 
     private HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
+        return send(port, method, path);
+    }
+
+    private HttpResponse<String> send(int port, String method, String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
                 .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }

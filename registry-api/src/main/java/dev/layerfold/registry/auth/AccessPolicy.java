@@ -16,12 +16,20 @@ final class AccessPolicy {
 
     private record CompiledRule(List<RepositoryPattern> repositories, Set<String> users, Set<String> groups,
                                 Set<Action> actions) {
+
+        boolean grantsAdmin() {
+            return actions.contains(Action.ADMIN);
+        }
     }
+
+    /** The repository actions; {@link Action#ADMIN} is about the registry, not a repository. */
+    private static final Set<Action> REPOSITORY_ACTIONS = EnumSet.of(Action.PULL, Action.PUSH, Action.DELETE);
 
     private final List<CompiledRule> rules;
     private final Map<String, List<String>> groups;
 
     AccessPolicy(List<AuthProperties.Rule> rules, Map<String, List<String>> groups) {
+        rules.forEach(AccessPolicy::requireAdminOnEveryRepository);
         this.rules = rules.isEmpty()
                 ? List.of(new CompiledRule(List.of(new RepositoryPattern("*")), Set.of("*"), Set.of(), EnumSet.allOf(Action.class)))
                 : rules.stream().map(rule -> new CompiledRule(rule.repositories().stream().map(RepositoryPattern::new).toList(),
@@ -48,7 +56,23 @@ final class AccessPolicy {
                 allowed.addAll(rule.actions());
             }
         }
+        allowed.retainAll(REPOSITORY_ACTIONS);
         return allowed;
+    }
+
+    /**
+     * Whether the caller may use the management plane's admin actions: a signed-in caller a rule grants
+     * {@code admin} (only ever on {@code *}). Without rules every signed-in user may, as they may do everything.
+     */
+    boolean isAdmin(Caller caller) {
+        return caller.signedIn() && rules.stream().anyMatch(rule -> rule.grantsAdmin() && appliesTo(rule, caller));
+    }
+
+    private static void requireAdminOnEveryRepository(AuthProperties.Rule rule) {
+        if (rule.actions().contains(Action.ADMIN) && !rule.repositories().equals(List.of("*"))) {
+            throw new IllegalArgumentException("layerfold.auth.access: the admin action is about the whole registry and is"
+                    + " granted on repositories '*' only, not on " + rule.repositories());
+        }
     }
 
     private static boolean appliesTo(CompiledRule rule, Caller caller) {

@@ -9,6 +9,7 @@ import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.SecurityContext;
 import dev.layerfold.registry.api.AccessGuard;
 import java.net.MalformedURLException;
+import io.github.bucket4j.TimeMeter;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +30,11 @@ class AuthConfiguration {
     AuthComponents authComponents(AuthProperties properties) {
         Clock clock = Clock.systemUTC();
         AccessPolicy policy = new AccessPolicy(properties.access(), properties.groups());
-        Optional<PasswordFile> passwords = properties.passwordFile().map(PasswordFile::new);
+        AuthProperties.FailedSignInLimits limits = properties.failedSignIns();
+        FailedSignIns failures = new FailedSignIns(new FailedSignIns.Limits(limits.perUser(), limits.perAddress(), limits.period()),
+                TimeMeter.SYSTEM_NANOTIME);
+        Optional<PasswordSignIn> passwords = properties.passwordFile()
+                .map(file -> new PasswordSignIn(new PasswordFile(file), policy, failures));
         if (properties.mode() != AuthProperties.Mode.TOKEN) {
             return new AuthComponents(properties, policy, passwords, Optional.empty(), Optional.empty());
         }
@@ -45,6 +50,11 @@ class AuthConfiguration {
         TrustedKeys keys = new TrustedKeys(issuer.map(TokenIssuer::publicKey).stream().toList(), properties.keyFiles(), remote);
         TokenVerifier tokens = new TokenVerifier(keys, properties.issuer(), properties.service(), clock);
         return new AuthComponents(properties, policy, passwords, issuer, Optional.of(tokens));
+    }
+
+    @Bean
+    AdminAuthorization adminAuthorization(AuthComponents auth) {
+        return new AdminAuthorization(auth);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package dev.layerfold.registry.auth;
 
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param keyFiles trusted public keys of external issuers (PEM or JWK Set files), re-read when they change
  * @param groups group name to its members
  * @param access who may do what where; without any rule every signed-in user may do everything
+ * @param failedSignIns how many wrong passwords a user name and a client address may send per period
  */
 @ConfigurationProperties("layerfold.auth")
 public record AuthProperties(
@@ -39,7 +41,8 @@ public record AuthProperties(
         @Nullable URI jwksUrl,
         @DefaultValue List<Path> keyFiles,
         @DefaultValue Map<String, List<String>> groups,
-        @DefaultValue List<Rule> access) {
+        @DefaultValue List<Rule> access,
+        @DefaultValue FailedSignInLimits failedSignIns) {
 
     public enum Mode { NONE, TOKEN, BASIC }
 
@@ -50,6 +53,14 @@ public record AuthProperties(
      */
     public record Rule(@DefaultValue List<String> repositories, @DefaultValue List<String> users,
                        @DefaultValue List<String> groups, @DefaultValue List<Action> actions) {
+    }
+
+    /**
+     * Wrong passwords allowed per user name and per client address, refilled evenly over {@code period};
+     * beyond them sign-ins are answered 429 with {@code Retry-After} until the bucket refills.
+     */
+    public record FailedSignInLimits(@DefaultValue("10") int perUser, @DefaultValue("30") int perAddress,
+                                     @DefaultValue("5m") Duration period) {
     }
 
     public AuthProperties {
@@ -64,6 +75,22 @@ public record AuthProperties(
         }
         if (mode == Mode.BASIC && htpasswd == null) {
             throw new IllegalArgumentException("layerfold.auth.mode=basic needs users: set layerfold.auth.htpasswd");
+        }
+        requireReadable("layerfold.auth.htpasswd", htpasswd);
+        requireReadable("layerfold.auth.signing-key", signingKey);
+        for (int i = 0; i < keyFiles.size(); i++) {
+            requireReadable("layerfold.auth.key-files[" + i + "]", keyFiles.get(i));
+        }
+        if (jwksUrl != null && !List.of("http", "https").contains(String.valueOf(jwksUrl.getScheme()))) {
+            throw new IllegalArgumentException("layerfold.auth.jwks-url must be an http(s) URL, not " + jwksUrl);
+        }
+    }
+
+    /** A file named in the configuration that is not there would otherwise fail the first sign-in, not the start. */
+    private static void requireReadable(String property, @Nullable Path file) {
+        if (file != null && !Files.isReadable(file)) {
+            throw new IllegalArgumentException(property + " names " + file.toAbsolutePath() + ", which "
+                    + (Files.exists(file) ? "cannot be read" : "does not exist"));
         }
     }
 

@@ -33,7 +33,7 @@ final class EnforcingGuard implements AccessGuard {
             return admitToken(request, requirement, authorization.get().substring("Bearer ".length()).trim());
         }
         if (authorization.isPresent() && BasicCredentials.isBasic(authorization.get()) && auth.passwords().isPresent()) {
-            Caller caller = basicCaller(authorization.get())
+            Caller caller = basicCaller(authorization.get(), request.remoteAddress())
                     .orElseThrow(() -> challenge.unauthorized(request, requirement,
                             "the user name or password is wrong", Optional.empty()));
             if (!allows(caller, requirement)) {
@@ -73,10 +73,13 @@ final class EnforcingGuard implements AccessGuard {
         return new TokenAccess(grants);
     }
 
-    private Optional<Caller> basicCaller(String authorization) {
-        return BasicCredentials.parse(authorization)
-                .flatMap(credentials -> auth.passwords().get().verify(credentials.user(), credentials.password()))
-                .map(auth.policy()::user);
+    private Optional<Caller> basicCaller(String authorization, String address) {
+        try {
+            return BasicCredentials.parse(authorization)
+                    .flatMap(credentials -> auth.passwords().get().signIn(credentials.user(), credentials.password(), address));
+        } catch (PasswordSignIn.TooManyFailures e) {
+            throw TokenEndpoint.tooMany(e);
+        }
     }
 
     private boolean allows(Caller caller, Requirement requirement) {

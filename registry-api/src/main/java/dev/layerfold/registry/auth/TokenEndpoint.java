@@ -4,6 +4,7 @@ import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.storage.InvalidRepositoryNameException;
 import dev.layerfold.storage.RepositoryName;
+import jakarta.servlet.http.HttpServletRequest;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -40,20 +41,22 @@ class TokenEndpoint {
 
     @GetMapping("/token")
     ResponseEntity<Map<String, Object>> token(@RequestParam Optional<String> service, @RequestParam MultiValueMap<String, String> parameters,
-                                              @RequestHeader(name = "Authorization", required = false) String authorization) {
-        Caller caller = authorization == null ? Caller.ANONYMOUS : basic(authorization);
+                                              @RequestHeader(name = "Authorization", required = false) String authorization,
+                                              HttpServletRequest request) {
+        Caller caller = authorization == null ? Caller.ANONYMOUS : basic(authorization, request.getRemoteAddr());
         return issue(service, scopes(parameters), caller, false);
     }
 
     @PostMapping(path = "/token", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
     ResponseEntity<Map<String, Object>> oauth(@RequestParam("grant_type") String grantType, @RequestParam Optional<String> service,
                                               @RequestParam MultiValueMap<String, String> parameters,
-                                              @RequestParam Optional<String> username, @RequestParam Optional<String> password) {
+                                              @RequestParam Optional<String> username, @RequestParam Optional<String> password,
+                                              HttpServletRequest request) {
         if (!grantType.equals("password") || username.isEmpty() || password.isEmpty()) {
             throw RegistryException.of(ErrorCode.UNSUPPORTED, "this token endpoint takes grant_type=password with a username"
                     + " and password (refresh tokens are not issued)").withStatus(HttpStatus.BAD_REQUEST);
         }
-        return issue(service, scopes(parameters), signIn(username.get(), password.get()), true);
+        return issue(service, scopes(parameters), signIn(username.get(), password.get(), request.getRemoteAddr()), true);
     }
 
     /**
@@ -106,14 +109,23 @@ class TokenEndpoint {
         return Optional.of(Scope.repository(repository.value(), actions));
     }
 
-    private Caller basic(String authorization) {
+    private Caller basic(String authorization, String address) {
         BasicCredentials credentials = BasicCredentials.parse(authorization).orElseThrow(TokenEndpoint::wrongCredentials);
-        return signIn(credentials.user(), credentials.password());
+        return signIn(credentials.user(), credentials.password(), address);
     }
 
-    private Caller signIn(String user, String password) {
-        return auth.passwords().flatMap(passwords -> passwords.verify(user, password)).map(auth.policy()::user)
-                .orElseThrow(TokenEndpoint::wrongCredentials);
+    private Caller signIn(String user, String password, String address) {
+        try {
+            return auth.passwords().flatMap(passwords -> passwords.signIn(user, password, address))
+                    .orElseThrow(TokenEndpoint::wrongCredentials);
+        } catch (PasswordSignIn.TooManyFailures e) {
+            throw tooMany(e);
+        }
+    }
+
+    /** 429 with {@code Retry-After}: the same answer whether or not the password would have been right. */
+    static RegistryException tooMany(PasswordSignIn.TooManyFailures e) {
+        return RegistryException.of(ErrorCode.TOOMANYREQUESTS, e.getMessage()).withHeader("Retry-After", e.retryAfterSeconds());
     }
 
     private static RegistryException wrongCredentials() {

@@ -66,7 +66,7 @@ record DedupModes(Path work, LayerMaker maker, long distributionSize) {
         try (RegistryProcess registry = LayerfoldProcess.start(HEAP, dir.resolve("data"), dir.resolve("logs"), List.of(), Map.of(),
                 Map.of("LAYERFOLD_DEDUP_MODE", mode, "LAYERFOLD_DEDUP_KEEP_RESTORED", "0s", "LAYERFOLD_DEDUP_HOT_PULLS", "3",
                         "LAYERFOLD_DEDUP_SWEEP_INTERVAL", "1s", "LAYERFOLD_PREDICTOR_MODE", "off"));
-             ImageClient client = new ImageClient(registry.baseUri())) {
+             ImageClient client = new ImageClient(registry.baseUri(), registry.managementUri())) {
             for (ImageSet.Image image : images) {
                 client.push(repository(image), "latest", image.layers());
             }

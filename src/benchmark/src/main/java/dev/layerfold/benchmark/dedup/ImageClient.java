@@ -23,11 +23,14 @@ final class ImageClient implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final URI registry;
+    private final URI management;
     private final BlobClient blobs;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    ImageClient(URI registry) {
+    /** {@code registry} serves the API, {@code management} the dedup endpoint and metrics. */
+    ImageClient(URI registry, URI management) {
         this.registry = registry;
+        this.management = management;
         this.blobs = new BlobClient(registry);
     }
 
@@ -62,7 +65,7 @@ final class ImageClient implements AutoCloseable {
 
     /** Waits until the dedup backlog is empty; the answer holds {@code settled} and the totals. */
     JsonNode settle(Duration timeout) throws IOException {
-        HttpResponse<String> settled = send(HttpRequest.newBuilder(registry.resolve("/actuator/dedup"))
+        HttpResponse<String> settled = send(HttpRequest.newBuilder(management.resolve("/actuator/dedup"))
                 .header("Content-Type", "application/json").timeout(timeout.plusMinutes(1))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":" + timeout.toSeconds() + "}")));
         if (settled.statusCode() != 200) {
@@ -73,7 +76,7 @@ final class ImageClient implements AutoCloseable {
 
     /** The sum of a metric's series on the registry's Prometheus endpoint ({@code name} as Prometheus spells it). */
     double metric(String name) throws IOException {
-        HttpResponse<String> scraped = send(HttpRequest.newBuilder(registry.resolve("/actuator/prometheus")).GET());
+        HttpResponse<String> scraped = send(HttpRequest.newBuilder(management.resolve("/actuator/prometheus")).GET());
         if (scraped.statusCode() != 200) {
             throw new IOException("GET /actuator/prometheus answered " + scraped.statusCode());
         }

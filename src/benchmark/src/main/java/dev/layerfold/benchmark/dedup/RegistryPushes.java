@@ -49,7 +49,7 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
         double[] off = new double[rounds];
         double[] settleSeconds = new double[rounds];
         try (RegistryProcess dedupOn = start("all", logs); RegistryProcess dedupOff = start("off", logs);
-             ImageClient onClient = new ImageClient(dedupOn.baseUri()); ImageClient offClient = new ImageClient(dedupOff.baseUri())) {
+             ImageClient onClient = new ImageClient(dedupOn.baseUri(), dedupOn.managementUri()); ImageClient offClient = new ImageClient(dedupOff.baseUri(), dedupOff.managementUri())) {
             System.out.println("started " + dedupOn + " (dedup all) and " + dedupOff + " (dedup off)");
             for (int round = -warmup; round < rounds; round++) {
                 List<ProducedLayer> layers = new ArrayList<>();

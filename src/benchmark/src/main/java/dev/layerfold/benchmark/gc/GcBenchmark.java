@@ -94,7 +94,7 @@ public final class GcBenchmark implements Benchmark {
             long start = System.nanoTime();
             CompletableFuture<String> collection = CompletableFuture.supplyAsync(() -> {
                 try {
-                    String answer = send(http, HttpRequest.newBuilder(registry.baseUri().resolve("/actuator/gc"))
+                    String answer = send(http, HttpRequest.newBuilder(registry.managementUri().resolve("/actuator/gc"))
                             .header("Content-Type", "application/json")
                             .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"collect\"}")));
                     return answer;

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /** Starts the packaged Layerfold executable ({@code java -jar layerfold.jar}) as its own process. */
 public final class LayerfoldProcess {
@@ -17,7 +19,8 @@ public final class LayerfoldProcess {
     }
 
     /**
-     * Starts Layerfold with heap limit {@code maxHeap} (a JVM size such as {@code 256m}) on a free port,
+     * Starts Layerfold with heap limit {@code maxHeap} (a JVM size such as {@code 256m}) on a free port
+     * (and its management plane on another, on loopback),
      * storing its data in {@code dataDir} and its output in {@code logDir}.
      */
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir)
@@ -42,8 +45,30 @@ public final class LayerfoldProcess {
     public static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
                                         Map<String, String> properties, Map<String, String> environment)
             throws IOException, InterruptedException {
+        return start(maxHeap, dataDir, logDir, jvmOptions, properties, environment, "http");
+    }
+
+    /**
+     * Like {@link #start(String, Path, Path, List, Map)}, serving the registry port over HTTPS with the
+     * PEM {@code certificate} (chain, leaf first) and its {@code privateKey}, as {@code server.ssl.*} sets it.
+     */
+    public static RegistryProcess startWithTls(String maxHeap, Path dataDir, Path logDir, Path certificate, Path privateKey,
+                                               Map<String, String> properties) throws IOException, InterruptedException {
+        Map<String, String> withTls = new HashMap<>(properties);
+        withTls.put("server.ssl.certificate", certificate.toAbsolutePath().toString());
+        withTls.put("server.ssl.certificate-private-key", privateKey.toAbsolutePath().toString());
+        return start(maxHeap, dataDir, logDir, List.of(), withTls, Map.of(), "https");
+    }
+
+    private static RegistryProcess start(String maxHeap, Path dataDir, Path logDir, List<String> jvmOptions,
+                                         Map<String, String> properties, Map<String, String> environment, String scheme)
+            throws IOException, InterruptedException {
         Path jar = packagedJar();
         int port = FreePort.pick();
+        int managementPort = FreePort.pick();
+        while (managementPort == port) {
+            managementPort = FreePort.pick();
+        }
         Files.createDirectories(dataDir);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -53,9 +78,10 @@ public final class LayerfoldProcess {
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", jar.toString(),
                 "--server.port=" + port,
+                "--management.server.port=" + managementPort,
                 "--layerfold.storage.path=" + dataDir.toAbsolutePath()));
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
-        return RegistryProcess.start("layerfold", command, environment, port, dataDir,
+        return RegistryProcess.start("layerfold", command, environment, scheme, port, OptionalInt.of(managementPort), dataDir,
                 logDir.resolve("layerfold-" + port + ".log"));
     }
 

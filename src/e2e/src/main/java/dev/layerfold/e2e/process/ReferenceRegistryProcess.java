@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 
 /**
  * Starts the CNCF reference registry ({@code docker-registry} from the Debian package of
@@ -82,7 +83,7 @@ public final class ReferenceRegistryProcess {
                 """.formatted(storageDriver, port));
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of(binary.toString(), "serve", config.toString()));
-        return RegistryProcess.start("reference-registry", command, Map.of(), port, dataDir,
+        return RegistryProcess.start("reference-registry", command, Map.of(), port, OptionalInt.empty(), dataDir,
                 logDir.resolve("reference-registry-" + port + ".log"));
     }
 }

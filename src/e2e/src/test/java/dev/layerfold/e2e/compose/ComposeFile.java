@@ -67,6 +67,14 @@ final class ComposeFile {
         return mounts;
     }
 
+    /** {@code services.<service>.ports} in the short form ({@code [host-address:]host-port:container-port}), interpolated. */
+    List<String> ports(String service) {
+        if (!(service(service).get("ports") instanceof List<?> ports)) {
+            return List.of();
+        }
+        return ports.stream().map(port -> ComposeInterpolation.resolve(port.toString(), variables)).toList();
+    }
+
     /** {@code services.<service>.command} in its list form, interpolated. */
     List<String> command(String service) {
         String path = "services." + service + ".command";

@@ -116,6 +116,16 @@ class ComposeStackTest {
                 .contains("--appendonly yes").contains("--appendfsync always");
     }
 
+    @Test
+    void theManagementPortIsPublishedOnTheHostsLoopbackOnly() throws Exception {
+        List<String> ports = ComposeFile.read(COMPOSE_FILE, NO_VARIABLES).ports("registry");
+
+        assertThat(ports).as("services.registry.ports: the registry port for clients, the management port (health,"
+                        + " metrics, admin actions) for this machine only")
+                .contains("5000:5000", "127.0.0.1:5001:5001")
+                .allSatisfy(port -> assertThat(port.endsWith(":5001") && !port.startsWith("127.0.0.1:")).as(port).isFalse());
+    }
+
     /**
      * Starts the registry as the compose file's container: its environment, on a fresh data directory;
      * a failure to start names the environment, where a misspelled or missing variable shows.

@@ -12,7 +12,10 @@ import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The registry's dedup admin endpoint ({@code /actuator/dedup}), as an operator or a benchmark calls it. */
+/**
+ * The registry's dedup admin endpoint ({@code /actuator/dedup} on the management port), as an operator or
+ * a benchmark calls it: every method takes the management port's base URI.
+ */
 final class DedupAdmin {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -33,21 +36,21 @@ final class DedupAdmin {
     private DedupAdmin() {
     }
 
-    static Totals totals(URI registry) throws IOException, InterruptedException {
-        return Totals.from(send(HttpRequest.newBuilder(registry.resolve("/actuator/dedup")).GET()));
+    static Totals totals(URI management) throws IOException, InterruptedException {
+        return Totals.from(send(HttpRequest.newBuilder(management.resolve("/actuator/dedup")).GET()));
     }
 
     /**
      * Waits (in the registry) until the backlog is empty and returns the totals then; fails if it was not
      * empty within {@code timeout}.
      */
-    static Totals settle(URI registry, Duration timeout) throws IOException, InterruptedException {
-        JsonNode answer = send(HttpRequest.newBuilder(registry.resolve("/actuator/dedup"))
+    static Totals settle(URI management, Duration timeout) throws IOException, InterruptedException {
+        JsonNode answer = send(HttpRequest.newBuilder(management.resolve("/actuator/dedup"))
                 .header("Content-Type", "application/json")
                 .timeout(timeout.plusSeconds(30))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":" + timeout.toSeconds() + "}")));
         if (!answer.path("settled").asBoolean()) {
-            throw new AssertionError(registry + " did not settle dedup within " + timeout + ": " + answer);
+            throw new AssertionError(management + " did not settle dedup within " + timeout + ": " + answer);
         }
         return Totals.from(answer.path("totals"));
     }
@@ -56,9 +59,9 @@ final class DedupAdmin {
      * The mean time this process took per layer it deduplicated or decided about, from the
      * {@code layerfold.dedup.duration} timer Prometheus scrapes; empty if it did none.
      */
-    static OptionalDouble meanSecondsPerLayer(URI registry) throws IOException, InterruptedException {
+    static OptionalDouble meanSecondsPerLayer(URI management) throws IOException, InterruptedException {
         try (HttpClient http = HttpClient.newHttpClient()) {
-            String metrics = http.send(HttpRequest.newBuilder(registry.resolve("/actuator/prometheus")).GET().build(),
+            String metrics = http.send(HttpRequest.newBuilder(management.resolve("/actuator/prometheus")).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             double seconds = 0;
             double layers = 0;

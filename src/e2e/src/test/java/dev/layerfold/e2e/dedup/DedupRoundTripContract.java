@@ -69,7 +69,7 @@ abstract class DedupRoundTripContract {
             clients.push(pushNode(), images.get(i), i % 2 == 0);
         }
 
-        Totals totals = DedupAdmin.settle(pushNode().baseUri(), SETTLE_TIMEOUT);
+        Totals totals = DedupAdmin.settle(pushNode().managementUri(), SETTLE_TIMEOUT);
 
         long logical = set.deduplicatable().stream().mapToLong(DistroImages.Layer::size).sum();
         assertThat(totals.backlog()).isZero();

@@ -150,7 +150,7 @@ abstract class KillDuringDedupContract {
         }
         assertThat(kills).as("kills in the middle of a layer (seed %d)", seed).isNotEmpty();
 
-        Totals totals = DedupAdmin.settle(nodes.get(0).process().baseUri(), SETTLE_TIMEOUT);
+        Totals totals = DedupAdmin.settle(nodes.get(0).process().managementUri(), SETTLE_TIMEOUT);
         assertThat(totals.backlog()).isZero();
         assertThat(totals.layersDeduplicated()).as("layers deduplicated after %s (seed %d): %s", kills, seed, totals)
                 .isEqualTo(set.layers().size());
@@ -187,7 +187,7 @@ abstract class KillDuringDedupContract {
                 }
             }
             if (System.nanoTime() > nextBacklogCheck) {
-                if (DedupAdmin.totals(nodes.get(0).process().baseUri()).backlog() == 0) {
+                if (DedupAdmin.totals(nodes.get(0).process().managementUri()).backlog() == 0) {
                     return Optional.empty();
                 }
                 nextBacklogCheck = System.nanoTime() + Duration.ofMillis(250).toNanos();
@@ -233,7 +233,7 @@ abstract class KillDuringDedupContract {
         }
         line.append(String.format("; settled: %d layers deduplicated, %d of %d logical bytes stored",
                 totals.layersDeduplicated(), totals.storedBytes(), totals.logicalBytes()));
-        DedupAdmin.meanSecondsPerLayer(nodes.get(0).process().baseUri())
+        DedupAdmin.meanSecondsPerLayer(nodes.get(0).process().managementUri())
                 .ifPresent(seconds -> line.append(String.format("; %.2f s per layer in the last process", seconds)));
         OptionalLong onDisk = blobStoreBytes(nodes.get(0).process().dataDir());
         if (onDisk.isPresent()) {

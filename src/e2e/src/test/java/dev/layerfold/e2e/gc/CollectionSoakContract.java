@@ -110,7 +110,7 @@ abstract class CollectionSoakContract {
             killer.join();
             CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).join();
 
-            URI node = nodes.get(0).process().baseUri();
+            URI node = nodes.get(0).process().managementUri();
             admin(node, "/actuator/dedup", "{\"timeoutSeconds\":180}");
             long reclaimed = 0;
             long packsRewritten = 0;

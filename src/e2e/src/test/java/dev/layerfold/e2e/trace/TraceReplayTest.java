@@ -53,7 +53,7 @@ class TraceReplayTest {
 
     /** The predictor's count of blob GETs, over every source, from the registry's Prometheus endpoint. */
     private static long servedBlobs(RegistryProcess registry) throws Exception {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(registry.baseUri()
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(registry.managementUri()
                 .resolve("/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
         return (long) metrics.lines().filter(line -> line.startsWith("layerfold_predictor_requests_total{"))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
