@@ -13,12 +13,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The registry's dedup admin endpoint ({@code /actuator/dedup}), as an operator or a benchmark calls it. */
-final class DedupAdmin {
+public final class DedupAdmin {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What {@code GET /actuator/dedup} answers. */
-    record Totals(long backlog, long layersDeduplicated, Map<String, Long> layersIntact, long logicalBytes,
+    public record Totals(long backlog, long layersDeduplicated, Map<String, Long> layersIntact, long logicalBytes,
                   long storedBytes, long fileReferences, long uniqueFiles) {
 
         static Totals from(JsonNode json) {
@@ -33,7 +33,7 @@ final class DedupAdmin {
     private DedupAdmin() {
     }
 
-    static Totals totals(URI registry) throws IOException, InterruptedException {
+    public static Totals totals(URI registry) throws IOException, InterruptedException {
         return Totals.from(send(HttpRequest.newBuilder(registry.resolve("/actuator/dedup")).GET()));
     }
 
@@ -41,7 +41,7 @@ final class DedupAdmin {
      * Waits (in the registry) until the backlog is empty and returns the totals then; fails if it was not
      * empty within {@code timeout}.
      */
-    static Totals settle(URI registry, Duration timeout) throws IOException, InterruptedException {
+    public static Totals settle(URI registry, Duration timeout) throws IOException, InterruptedException {
         JsonNode answer = send(HttpRequest.newBuilder(registry.resolve("/actuator/dedup"))
                 .header("Content-Type", "application/json")
                 .timeout(timeout.plusSeconds(30))
