@@ -51,6 +51,11 @@ abstract class ClientMatrixContract {
         report("oras", () -> new OrasFlow().run(registry, work));
     }
 
+    @Test
+    void podmanAndBuildah(@TempDir Path work) throws Exception {
+        report("podman and buildah", () -> new PodmanFlow().run(registry, work));
+    }
+
     private interface Flow {
         String run() throws Exception;
     }
