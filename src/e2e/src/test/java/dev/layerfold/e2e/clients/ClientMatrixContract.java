@@ -56,6 +56,21 @@ abstract class ClientMatrixContract {
         report("podman and buildah", () -> new PodmanFlow().run(registry, work));
     }
 
+    @Test
+    void helm(@TempDir Path work) throws Exception {
+        report("helm", () -> new HelmFlow().run(registry, work));
+    }
+
+    @Test
+    void cosign(@TempDir Path work) throws Exception {
+        report("cosign", () -> new CosignFlow().run(registry, work));
+    }
+
+    @Test
+    void docker(@TempDir Path work) throws Exception {
+        report("docker and BuildKit", () -> new DockerFlow().run(registry, work));
+    }
+
     private interface Flow {
         String run() throws Exception;
     }

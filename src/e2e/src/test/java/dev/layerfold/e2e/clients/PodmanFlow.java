@@ -171,7 +171,7 @@ final class PodmanFlow {
     }
 
     /** Builds {@link #FILE_LISTER} as a static program (no libc needed in an image FROM scratch). */
-    private static Path buildFileLister(Path work) throws Exception {
+    static Path buildFileLister(Path work) throws Exception {
         Path source = Files.createDirectories(work.resolve("lsum-src"));
         Files.writeString(source.resolve("main.go"), FILE_LISTER);
         Path go = Executables.find("go", List.of(Path.of("/usr/local/go/bin"), Path.of("/usr/lib/go/bin")),
