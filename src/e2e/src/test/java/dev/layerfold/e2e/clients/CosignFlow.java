@@ -31,6 +31,7 @@ final class CosignFlow {
     private static final String KEY_PASSWORD = "matrix-cosign";
 
     String run(MatrixRegistry registry, Path work) throws Exception {
+        long deduplicatedBefore = registry.layersDeduplicated();
         Path dockerConfig = Files.createDirectories(work.resolve("docker-config"));
         ClientTool cosign = ClientTool.require("cosign", INSTALL).in(work).with(Map.of(
                 "DOCKER_CONFIG", dockerConfig.toString(),
@@ -67,7 +68,9 @@ final class CosignFlow {
         regctl.run("image", "copy", "--referrers", push + "/matrix/cosign/referred@" + byReferrer.digest(),
                 push + "/matrix/cosign/referred-copy:v1");
 
-        registry.settle();
+        // The two images' gzip'd layers are deduplicated (the signatures are not tar layers).
+        assertThat(registry.settle().layersDeduplicated() - deduplicatedBefore).as("layers deduplicated before the pulls")
+                .isEqualTo(2);
         RegistryReader reader = registry.reader();
         String sigTag = byTag.digest().replace(':', '-') + ".sig";
         for (String repository : List.of("matrix/cosign/tagged", "matrix/cosign/tagged-copy")) {

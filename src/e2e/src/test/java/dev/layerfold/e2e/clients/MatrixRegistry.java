@@ -75,6 +75,11 @@ final class MatrixRegistry implements AutoCloseable {
         return DedupAdmin.settle(nodes.get(0).process().baseUri(), SETTLE_TIMEOUT);
     }
 
+    /** Layers deduplicated so far on this storage (all processes), without waiting for any. */
+    long layersDeduplicated() throws IOException, InterruptedException {
+        return DedupAdmin.totals(nodes.get(0).process().baseUri()).layersDeduplicated();
+    }
+
     @Override
     public void close() throws InterruptedException {
         nodes.close();

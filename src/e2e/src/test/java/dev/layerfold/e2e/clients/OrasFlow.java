@@ -30,6 +30,7 @@ final class OrasFlow {
     static final String SBOM_TYPE = "application/vnd.layerfold.matrix.sbom.v1+json";
 
     String run(MatrixRegistry registry, Path work) throws Exception {
+        long deduplicatedBefore = registry.layersDeduplicated();
         Path config = work.resolve("oras-auth.json");
         Path files = Files.createDirectories(work.resolve("oras-files"));
         // Run where the files are: oras names each file in the manifest as it was given (its title).
@@ -65,7 +66,9 @@ final class OrasFlow {
                 push + "/matrix/oras/app@" + image.digest(), "sbom.json:application/json")).stdoutText());
         String sbomDigest = attached.path("digest").asString();
 
-        registry.settle();
+        // The image's layer is deduplicated; the artifacts' files are not tar layers and stay as pushed.
+        assertThat(registry.settle().layersDeduplicated() - deduplicatedBefore).as("layers deduplicated before the pulls")
+                .isEqualTo(1);
         RegistryReader reader = registry.reader();
         JsonNode manifest = reader.manifest("matrix/oras/bundle", "v1").json();
         assertThat(reader.manifest("matrix/oras/bundle", "v1").digest()).isEqualTo(bundleDigest);

@@ -54,6 +54,7 @@ final class PodmanFlow {
             """;
 
     String run(MatrixRegistry registry, Path work) throws Exception {
+        long deduplicatedBefore = registry.layersDeduplicated();
         Path config = Files.createDirectories(work.resolve("containers"));
         Files.writeString(config.resolve("storage.conf"), """
                 [storage]
@@ -128,7 +129,11 @@ final class PodmanFlow {
         podman.run("rmi", "--all", "--force");
         assertThat(podman.output("images", "--quiet")).as("local images after rmi --all").isEmpty();
 
-        registry.settle();
+        // Today none of the three layers is deduplicated, so these pulls get the layers as pushed: podman 4.3's
+        // zstd (klauspost/compress 1.15, Debian 12's) is a release the codec has not ported ("zstd not
+        // reproducible"), and buildah 1.28's gzip layer is identified but does not rebuild ("rebuild
+        // mismatch", kept intact). Not asserted: a codec that learns either must not fail this test.
+        long deduplicated = registry.settle().layersDeduplicated() - deduplicatedBefore;
         RegistryReader reader = registry.reader();
         for (String format : FORMATS) {
             String tag = format.replace(':', '-');
@@ -166,6 +171,7 @@ final class PodmanFlow {
             assertThat(podman.output(command.toArray(String[]::new)).lines().toList())
                     .as("digests of the files in a container of %s", image).isEqualTo(expectedListing.get(format));
         }
+        System.out.printf("[client matrix] podman and buildah: %d of 3 layers deduplicated before the pulls%n", deduplicated);
         return "podman " + podman.output("version", "--format", "{{.Client.Version}}")
                 + ", buildah " + buildah.output("version", "--json").replaceAll("(?s).*\"version\": *\"([^\"]+)\".*", "$1");
     }
