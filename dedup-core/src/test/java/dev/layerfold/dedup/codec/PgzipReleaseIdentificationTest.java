@@ -6,6 +6,9 @@ import dev.layerfold.dedup.codec.deflate.klauspost.PgzipOracle;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -15,8 +18,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,6 +92,42 @@ class PgzipReleaseIdentificationTest {
                 new LayerRebuilder(StandardEncoders.factory()), layer);
 
         assertThat(trip.split().identifications()).singleElement().extracting(id -> id.encoder().family()).isEqualTo(StandardEncoders.PGZIP);
+        assertThat(trip.rebuilt()).isEqualTo(layer);
+    }
+
+    /**
+     * buildah 1.28 (Debian 12: pgzip over klauspost/compress 1.15.12, at its default level 5) on a layer
+     * that starts with a file of base64 text: Go 1.27's level 6 writes the same bytes through it, more
+     * than the 64 KiB after which a last candidate left is taken, and was taken before the pgzip
+     * candidate could tell them apart at the first block boundary; the rebuild then failed and the layer
+     * stayed intact ("rebuild mismatch"), as the e2e client matrix found.
+     */
+    @Test
+    void pgzipsDefaultLevelIsToldApartFromGo127sLevel6ThatAgreesWithItForLong() throws Exception {
+        byte[] random = new byte[200_000];
+        new Random(28).nextBytes(random);
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < 2_700_000; i++) {
+            text.append("line ").append(i).append(": value ").append(i * 7919 % 100_003).append('\n');
+        }
+        ByteArrayOutputStream tarBytes = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(tarBytes)) {
+            for (var file : List.of(Map.entry("etc/shared.bin", Base64.getMimeEncoder().encode(random)),
+                    Map.entry("program", text.toString().getBytes(StandardCharsets.US_ASCII)))) {
+                TarArchiveEntry entry = new TarArchiveEntry(file.getKey());
+                entry.setSize(file.getValue().length);
+                tar.putArchiveEntry(entry);
+                tar.write(file.getValue());
+                tar.closeArchiveEntry();
+            }
+        }
+        EncoderSpec buildah = EncoderSpec.of(StandardEncoders.PGZIP, -1, BLOCK, 11800);
+        byte[] layer = TestCodec.gzipMember(tarBytes.toByteArray(), out -> StandardEncoders.factory().create(buildah, out));
+
+        TestCodec.RoundTrip trip = TestCodec.roundTrip(new LayerSplitter(StandardEncoders.identifier()),
+                new LayerRebuilder(StandardEncoders.factory()), layer);
+
+        assertThat(trip.split().identifications()).singleElement().extracting(Identification::encoder).isEqualTo(buildah);
         assertThat(trip.rebuilt()).isEqualTo(layer);
     }
 

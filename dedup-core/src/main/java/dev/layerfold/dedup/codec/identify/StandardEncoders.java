@@ -137,12 +137,22 @@ public final class StandardEncoders implements EncoderFactory {
         }
         long input = 0;
         for (EncoderSpec other : waiting) {
-            if (klauspost(other) && deflateLevel(other) == deflateLevel(running)) {
+            if (klauspost(other) && mayAgreeForLong(deflateLevel(other), deflateLevel(running))) {
                 EncoderSpec pgzip = running.family().equals(PGZIP) ? running : other;
                 input = Math.max(input, pgzip.family().equals(PGZIP) ? pgzip.params().getFirst() + PRIMED_INPUT : 0);
             }
         }
         return input;
+    }
+
+    /**
+     * Whether two klauspost levels can write the same bytes far into a stream: one level with itself,
+     * and levels 5 and 6, whose matchers find the same matches on some input for longer than
+     * {@link EncoderIdentifier#SETTLED_BYTES} (buildah 1.28's pgzip, klauspost/compress 1.15.12 at its
+     * default level 5, over a layer holding a Go program: Go 1.27's level 6 reproduced its first 64 KiB).
+     */
+    private static boolean mayAgreeForLong(int level, int otherLevel) {
+        return level == otherLevel || Math.min(level, otherLevel) == 5 && Math.max(level, otherLevel) == 6;
     }
 
     private static boolean klauspost(EncoderSpec spec) {

@@ -32,6 +32,12 @@ public final class CommandLine {
     /** Like {@link #run(Duration, List)}, with {@code environment} added to the inherited variables. */
     public static Result run(Duration timeout, List<String> command, Map<String, String> environment)
             throws IOException, InterruptedException {
+        return run(timeout, command, environment, null);
+    }
+
+    /** Like {@link #run(Duration, List, Map)}, in {@code directory} (this JVM's when null). */
+    public static Result run(Duration timeout, List<String> command, Map<String, String> environment, Path directory)
+            throws IOException, InterruptedException {
         // Output goes to files, not pipes: a chatty client can never block on a full pipe.
         Path stdout = Files.createTempFile("command-", ".out");
         Path stderr = Files.createTempFile("command-", ".err");
@@ -40,6 +46,9 @@ public final class CommandLine {
                     .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                     .redirectOutput(stdout.toFile())
                     .redirectError(stderr.toFile());
+            if (directory != null) {
+                builder.directory(directory.toFile());
+            }
             builder.environment().putAll(environment);
             Process process = builder.start();
             if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {

@@ -16,12 +16,12 @@ import tools.jackson.databind.json.JsonMapper;
  * The registry's dedup admin endpoint ({@code /actuator/dedup} on the management port), as an operator or
  * a benchmark calls it: every method takes the management port's base URI.
  */
-final class DedupAdmin {
+public final class DedupAdmin {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** What {@code GET /actuator/dedup} answers. */
-    record Totals(long backlog, long layersDeduplicated, Map<String, Long> layersIntact, long logicalBytes,
+    public record Totals(long backlog, long layersDeduplicated, Map<String, Long> layersIntact, long logicalBytes,
                   long storedBytes, long fileReferences, long uniqueFiles) {
 
         static Totals from(JsonNode json) {
@@ -36,19 +36,29 @@ final class DedupAdmin {
     private DedupAdmin() {
     }
 
-    static Totals totals(URI management) throws IOException, InterruptedException {
-        return Totals.from(send(HttpRequest.newBuilder(management.resolve("/actuator/dedup")).GET()));
+    public static Totals totals(URI management) throws IOException, InterruptedException {
+        return totals(management, null);
+    }
+
+    /** As {@link #totals(URI)}, signed in with {@code authorization} (an {@code Authorization} header value; null: none). */
+    public static Totals totals(URI management, String authorization) throws IOException, InterruptedException {
+        return Totals.from(send(signedIn(HttpRequest.newBuilder(management.resolve("/actuator/dedup")).GET(), authorization)));
     }
 
     /**
      * Waits (in the registry) until the backlog is empty and returns the totals then; fails if it was not
      * empty within {@code timeout}.
      */
-    static Totals settle(URI management, Duration timeout) throws IOException, InterruptedException {
-        JsonNode answer = send(HttpRequest.newBuilder(management.resolve("/actuator/dedup"))
+    public static Totals settle(URI management, Duration timeout) throws IOException, InterruptedException {
+        return settle(management, timeout, null);
+    }
+
+    /** As {@link #settle(URI, Duration)}, signed in with {@code authorization} (null: none), as a registry with sign-in on needs. */
+    public static Totals settle(URI management, Duration timeout, String authorization) throws IOException, InterruptedException {
+        JsonNode answer = send(signedIn(HttpRequest.newBuilder(management.resolve("/actuator/dedup"))
                 .header("Content-Type", "application/json")
                 .timeout(timeout.plusSeconds(30))
-                .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":" + timeout.toSeconds() + "}")));
+                .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":" + timeout.toSeconds() + "}")), authorization));
         if (!answer.path("settled").asBoolean()) {
             throw new AssertionError(management + " did not settle dedup within " + timeout + ": " + answer);
         }
@@ -74,6 +84,10 @@ final class DedupAdmin {
             }
             return layers == 0 ? OptionalDouble.empty() : OptionalDouble.of(seconds / layers);
         }
+    }
+
+    private static HttpRequest.Builder signedIn(HttpRequest.Builder request, String authorization) {
+        return authorization == null ? request : request.header("Authorization", authorization);
     }
 
     private static JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
