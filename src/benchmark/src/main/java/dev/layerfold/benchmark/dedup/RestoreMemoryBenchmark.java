@@ -50,7 +50,7 @@ public final class RestoreMemoryBenchmark implements Benchmark {
         try {
             LayerMaker maker = LayerMaker.in(work);
             long size = Math.max(8L << 20, (long) (TAR_BYTES * SCALE));
-            List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
+            List<Path> files = snapshot(LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20)), work.resolve("files"));
             for (String label : PRODUCERS) {
                 Producer producer = Producer.labelled(label);
                 if (!maker.canMake(producer)) {
@@ -77,6 +77,21 @@ public final class RestoreMemoryBenchmark implements Benchmark {
         } finally {
             WorkDirectory.deleteRecursively(work);
         }
+    }
+
+    /**
+     * Copies the system files into {@code into}, so that every family's layers hold the same files even
+     * if a package is installed or removed while the suite runs (it runs for many minutes).
+     */
+    private static List<Path> snapshot(List<Path> files, Path into) throws IOException {
+        List<Path> copies = new ArrayList<>();
+        for (Path file : files) {
+            Path copy = into.resolve(file.getRoot().relativize(file).toString());
+            Files.createDirectories(copy.getParent());
+            Files.copy(file, copy);
+            copies.add(copy);
+        }
+        return copies;
     }
 
     private static void measure(String label, EmbeddedDedup store, List<Digest> layers, long blobBytes, BenchmarkReport report)
