@@ -8,6 +8,7 @@ import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GarbageCollector;
 import dev.layerfold.storage.gc.RegistryCheck;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
@@ -23,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Runs the collector on a schedule or on demand, one run at a time in this process, and publishes
  * what the runs did: {@code layerfold.gc.reclaimed.bytes}, {@code layerfold.gc.removed.objects},
  * {@code layerfold.gc.packs.reclaimed.bytes}, {@code layerfold.gc.packs.rewritten},
- * {@code layerfold.gc.last.run.seconds} (epoch) and {@code layerfold.gc.check.problems}.
+ * {@code layerfold.gc.last.run.timestamp} (epoch seconds) and {@code layerfold.gc.check.problems}.
  */
 final class GcRuns implements AutoCloseable {
 
@@ -58,7 +59,8 @@ final class GcRuns implements AutoCloseable {
                 .register(registry);
         this.packsRewritten = Counter.builder("layerfold.gc.packs.rewritten").baseUnit("packs")
                 .description("sparse packs whose live files were moved to a new pack").register(registry);
-        registry.gauge("layerfold.gc.last.run.seconds", lastRun);
+        Gauge.builder("layerfold.gc.last.run.timestamp", lastRun, AtomicLong::get).baseUnit("seconds")
+                .description("when the last collection in this process finished (epoch)").register(registry);
         registry.gauge("layerfold.gc.check.problems", problems);
     }
 
