@@ -12,8 +12,10 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,9 @@ final class GcRuns implements AutoCloseable {
     private final Counter packBytesReclaimed;
     private final Counter packsRewritten;
     private final AtomicLong lastRun = new AtomicLong();
+    /** The last {@link #HISTORY} collections of this process, newest first. */
+    private final Deque<CollectionReport> history = new ConcurrentLinkedDeque<>();
+    private static final int HISTORY = 10;
     private final AtomicLong problems = new AtomicLong();
     private final ReentrantLock oneAtATime = new ReentrantLock();
     private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
@@ -79,11 +84,20 @@ final class GcRuns implements AutoCloseable {
                 packBytesReclaimed.increment(done.packBytesReclaimed());
                 packsRewritten.increment(done.packsRewritten());
                 lastRun.set(done.finished().getEpochSecond());
+                history.addFirst(done);
+                while (history.size() > HISTORY) {
+                    history.pollLast();
+                }
             });
             return report;
         } finally {
             oneAtATime.unlock();
         }
+    }
+
+    /** This process's last collections, newest first (at most ten). */
+    List<CollectionReport> recentRuns() {
+        return List.copyOf(history);
     }
 
     Optional<CollectionReport> lastRun() {

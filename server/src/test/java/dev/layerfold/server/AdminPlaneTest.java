@@ -74,6 +74,8 @@ class AdminPlaneTest {
         assertThat(get(managementPort, "/actuator/usage", Optional.empty()).statusCode()).isEqualTo(401);
         assertThat(get(managementPort, "/actuator/usage", Optional.of("alice:alice-secret")).statusCode()).isEqualTo(403);
         assertThat(get(managementPort, "/actuator/usage", Optional.of("olga:olga-secret")).statusCode()).isEqualTo(200);
+        assertThat(get(managementPort, "/actuator/operator", Optional.empty()).statusCode()).isEqualTo(401);
+        assertThat(get(managementPort, "/actuator/operator", Optional.of("olga:olga-secret")).statusCode()).isEqualTo(200);
     }
 
     @Test
