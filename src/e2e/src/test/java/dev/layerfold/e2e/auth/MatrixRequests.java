@@ -73,6 +73,7 @@ final class MatrixRequests {
             case "/v2/{name}/blobs/uploads/{id}" -> repository + "/blobs/uploads/no-such-upload";
             case "/v2/{name}/manifests/{reference}" -> repository + "/manifests/" + MatrixFixture.TAG;
             case "/v2/{name}/referrers/{digest}" -> repository + "/referrers/" + digest;
+            case "/actuator/usage/{*name}" -> "/actuator/usage/" + MatrixFixture.REPOSITORY;
             default -> row.pattern().replace("{name}", MatrixFixture.REPOSITORY);
         };
     }
