@@ -2,6 +2,7 @@ package dev.layerfold.e2e.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layerfold.e2e.distributed.Backends;
 import dev.layerfold.e2e.process.Executables;
 import dev.layerfold.e2e.process.LayerfoldProcess;
 import dev.layerfold.e2e.process.RegistryProcess;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Grafana dashboard in compose/grafana proven against a real Prometheus (Debian's package) that
- * scrapes the packaged registry under {@link OpsWorkload}: every panel's every query must parse and
+ * scrapes the packaged registry on S3 + Redis (so the bucket's and Redis's panels have data) under
+ * {@link OpsWorkload}: every panel's every query must parse and
  * return something, so a renamed metric or a typo fails the build rather than an operator's night.
  */
 class DashboardQueriesTest {
@@ -45,8 +48,10 @@ class DashboardQueriesTest {
         JsonNode dashboard = JSON.readTree(Files.readString(DASHBOARD));
         Path prometheusBinary = Executables.find("prometheus", List.of(), "apt-get install prometheus (Debian's package)");
         Path target = Path.of("target").toAbsolutePath();
+        Map<String, String> properties = new HashMap<>(Backends.newS3AndRedis());
+        properties.put("layerfold.usage.refresh", "1s");
         try (RegistryProcess registry = LayerfoldProcess.start("256m", work.resolve("data"), target.resolve("registry-logs"),
-                List.of(), Map.of("layerfold.usage.refresh", "1s"))) {
+                List.of(), properties)) {
             int port = freePort();
             Path config = work.resolve("prometheus.yml");
             URI management = registry.managementUri();
@@ -88,6 +93,8 @@ class DashboardQueriesTest {
                         }
                     }
                 }
+                Files.writeString(target.resolve("dashboard-scrape.txt"), http.send(HttpRequest.newBuilder(
+                        management.resolve("/actuator/prometheus")).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
                 Files.writeString(target.resolve("dashboard-queries.txt"), panels + " panels, " + queries + " queries, "
                         + failures.size() + " failing\n" + String.join("\n", failures) + "\n");
                 assertThat(failures).as("%d panels, %d queries", panels, queries).isEmpty();
