@@ -8,8 +8,14 @@ import dev.layerfold.storage.redis.RedisMetadataStore;
 import dev.layerfold.storage.s3.S3BlobStore;
 import dev.layerfold.storage.s3.S3Bucket;
 import dev.layerfold.storage.s3.S3Settings;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
+import io.lettuce.core.metrics.MicrometerOptions;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
+import java.util.List;
+import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -84,8 +90,9 @@ public class BackendConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "layerfold.storage.blob", havingValue = "s3")
-    S3Bucket s3Bucket(S3Properties s3) {
-        return S3Bucket.connect(s3.settings());
+    S3Bucket s3Bucket(S3Properties s3, ObjectProvider<MeterRegistry> registry) {
+        MeterRegistry meters = registry.getIfAvailable();
+        return S3Bucket.connect(s3.settings(), meters == null ? List.of() : List.of(new S3Metrics(meters)));
     }
 
     @Bean
@@ -123,8 +130,8 @@ public class BackendConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty(name = "layerfold.storage.metadata", havingValue = "redis")
-    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket, ObjectProvider<BlobStore> blobs)
-            throws IOException {
+    RedisMetadataStore redisMetadataStore(RedisProperties redis, ObjectProvider<S3Bucket> bucket, ObjectProvider<BlobStore> blobs,
+                                          ObjectProvider<MeterRegistry> registry) throws IOException {
         S3Bucket records = bucket.getIfAvailable();
         if (records == null) {
             throw new IllegalStateException("layerfold.storage.metadata=redis keeps its records in the S3 bucket: "
@@ -134,7 +141,10 @@ public class BackendConfiguration {
             throw new IllegalStateException("layerfold.storage.metadata=redis needs layerfold.storage.redis.url "
                     + "(env LAYERFOLD_STORAGE_REDIS_URL), e.g. redis://redis:6379");
         }
-        return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster()), records, redis.namespace(),
+        // Lettuce's own latency recorder: lettuce_command_completion_seconds{command,remote} and first response.
+        Optional<CommandLatencyRecorder> latencies = Optional.ofNullable(registry.getIfAvailable())
+                .map(meters -> new MicrometerCommandLatencyRecorder(meters, MicrometerOptions.create()));
+        return new RedisMetadataStore(RedisConnection.open(redis.url(), redis.cluster(), latencies), records, redis.namespace(),
                 new StoredFiles(blobs.getObject()));
     }
 

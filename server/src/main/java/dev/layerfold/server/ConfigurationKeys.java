@@ -24,7 +24,7 @@ final class ConfigurationKeys {
     /** The records bound from {@code layerfold.*}; each names its prefix in {@code @ConfigurationProperties}. */
     private static final List<Class<?>> PROPERTIES = List.of(StorageProperties.class, BackendConfiguration.S3Properties.class,
             BackendConfiguration.RedisProperties.class, DedupProperties.class, GcProperties.class, PredictorProperties.class,
-            RegistryApiProperties.class, AuthProperties.class);
+            RegistryApiProperties.class, AuthProperties.class, UsageProperties.class);
 
     /** A key as documented ({@code layerfold.auth.access[0].users[0]}), and the squashed pattern it stands for. */
     record Key(String name, Pattern squashed, Type type) {

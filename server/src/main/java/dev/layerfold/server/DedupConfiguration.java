@@ -26,9 +26,11 @@ import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
+import dev.layerfold.storage.usage.RepositoryUsage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.springframework.beans.factory.ObjectProvider;
@@ -124,11 +126,13 @@ public class DedupConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off' and ${layerfold.dedup.workers:1} > 0")
     DedupWorker dedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
-                            FilterRegistrationBean<InFlightRequests> requests, LayerPulls pulls, DedupProperties dedup) {
+                            FilterRegistrationBean<InFlightRequests> requests, LayerPulls pulls, DedupProperties dedup,
+                            ObjectProvider<RepositoryUsage> usage) {
         InFlightRequests inFlight = requests.getFilter();
         int yieldAt = dedup.yieldThreshold();
         return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt,
-                new ColdFirst(pulls, dedup.hotPulls(), dedup.hotDeferral()), dedup.lease());
+                new ColdFirst(pulls, dedup.hotPulls(), dedup.hotDeferral()), dedup.lease(),
+                Optional.ofNullable(usage.getIfAvailable()));
     }
 
     /**

@@ -8,11 +8,14 @@ import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GarbageCollector;
 import dev.layerfold.storage.gc.RegistryCheck;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Runs the collector on a schedule or on demand, one run at a time in this process, and publishes
  * what the runs did: {@code layerfold.gc.reclaimed.bytes}, {@code layerfold.gc.removed.objects},
  * {@code layerfold.gc.packs.reclaimed.bytes}, {@code layerfold.gc.packs.rewritten},
- * {@code layerfold.gc.last.run.seconds} (epoch) and {@code layerfold.gc.check.problems}.
+ * {@code layerfold.gc.last.run.timestamp} (epoch seconds) and {@code layerfold.gc.check.problems}.
  */
 final class GcRuns implements AutoCloseable {
 
@@ -38,6 +41,9 @@ final class GcRuns implements AutoCloseable {
     private final Counter packBytesReclaimed;
     private final Counter packsRewritten;
     private final AtomicLong lastRun = new AtomicLong();
+    /** The last {@link #HISTORY} collections of this process, newest first. */
+    private final Deque<CollectionReport> history = new ConcurrentLinkedDeque<>();
+    private static final int HISTORY = 10;
     private final AtomicLong problems = new AtomicLong();
     private final ReentrantLock oneAtATime = new ReentrantLock();
     private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
@@ -58,7 +64,8 @@ final class GcRuns implements AutoCloseable {
                 .register(registry);
         this.packsRewritten = Counter.builder("layerfold.gc.packs.rewritten").baseUnit("packs")
                 .description("sparse packs whose live files were moved to a new pack").register(registry);
-        registry.gauge("layerfold.gc.last.run.seconds", lastRun);
+        Gauge.builder("layerfold.gc.last.run.timestamp", lastRun, AtomicLong::get).baseUnit("seconds")
+                .description("when the last collection in this process finished (epoch)").register(registry);
         registry.gauge("layerfold.gc.check.problems", problems);
     }
 
@@ -77,11 +84,20 @@ final class GcRuns implements AutoCloseable {
                 packBytesReclaimed.increment(done.packBytesReclaimed());
                 packsRewritten.increment(done.packsRewritten());
                 lastRun.set(done.finished().getEpochSecond());
+                history.addFirst(done);
+                while (history.size() > HISTORY) {
+                    history.pollLast();
+                }
             });
             return report;
         } finally {
             oneAtATime.unlock();
         }
+    }
+
+    /** This process's last collections, newest first (at most ten). */
+    List<CollectionReport> recentRuns() {
+        return List.copyOf(history);
     }
 
     Optional<CollectionReport> lastRun() {

@@ -71,6 +71,11 @@ class AdminPlaneTest {
         assertThat(post(managementPort, "/actuator/gc", collect, Optional.of("olga:olga-secret")).statusCode()).isEqualTo(200);
         assertThat(get(managementPort, "/actuator/dedup", Optional.empty()).statusCode()).isEqualTo(401);
         assertThat(get(managementPort, "/actuator/dedup", Optional.of("olga:olga-secret")).statusCode()).isEqualTo(200);
+        assertThat(get(managementPort, "/actuator/usage", Optional.empty()).statusCode()).isEqualTo(401);
+        assertThat(get(managementPort, "/actuator/usage", Optional.of("alice:alice-secret")).statusCode()).isEqualTo(403);
+        assertThat(get(managementPort, "/actuator/usage", Optional.of("olga:olga-secret")).statusCode()).isEqualTo(200);
+        assertThat(get(managementPort, "/actuator/operator", Optional.empty()).statusCode()).isEqualTo(401);
+        assertThat(get(managementPort, "/actuator/operator", Optional.of("olga:olga-secret")).statusCode()).isEqualTo(200);
     }
 
     @Test

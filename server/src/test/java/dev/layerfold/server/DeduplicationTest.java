@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.github.luben.zstd.ZstdOutputStream;
 import dev.layerfold.predictor.PullLearner;
 import dev.layerfold.registry.blob.PullCounter;
+import dev.layerfold.registry.usage.RepositoryPullCounter;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobStore;
@@ -105,6 +106,12 @@ class DeduplicationTest {
     @Autowired
     ImageLayers imageLayers;
 
+    @Autowired
+    RepositoryPullCounter repositoryPulls;
+
+    @Autowired
+    UsageUpkeep usageUpkeep;
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
@@ -146,6 +153,69 @@ class DeduplicationTest {
         LayerHeat pulls = layerPulls.heat(Digest.sha256(extended)).orElseThrow();
         assertThat(pulls.pullsAt(pulls.atMillis())).as("the whole GET counts; the range and the HEAD do not")
                 .isCloseTo(1.0, within(0.01));
+    }
+
+    /**
+     * Each repository's figures follow its pushes, its pulls and the deduplication of its layers, and
+     * they add up: what every repository alone holds plus what they share, once, is the registry's
+     * stored total, which grew by exactly what deduplication stored plus the blobs left intact.
+     */
+    @Test
+    void everyRepositoryIsAccountedForAndTheFiguresAddUpToWhatIsStored() throws Exception {
+        Map<String, byte[]> base = files(new Random(301), "usr/lib/acct/", 30, 20_000);
+        byte[] shared = layer(base, Map.of());
+        byte[] extended = layer(base, files(new Random(302), "acct/", 4, 50_000));
+        byte[] odd = "accounting: not a layer, so it stays intact".getBytes(StandardCharsets.UTF_8);
+        JsonNode dedupBefore = settle().get("totals");
+        JsonNode usageBefore = usage("?order=name&limit=1000").get("totals");
+
+        push("acct/base", shared);
+        Digest app = push("acct/app", extended, shared, odd);
+        JsonNode dedupAfter = settle().get("totals");
+        assertThat(http.send(HttpRequest.newBuilder(uri("/v2/acct/app/manifests/" + app)).header("Accept", OCI_MANIFEST).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        repositoryPulls.flush();
+
+        JsonNode all = usage("?order=name&limit=1000");
+        JsonNode totals = all.get("totals");
+        long freed = 0;
+        for (JsonNode repository : all.get("repositories")) {
+            freed += repository.get("freedIfDeletedBytes").asLong();
+        }
+        assertThat(all.get("complete").asBoolean()).isTrue();
+        assertThat(freed + totals.get("sharedStoredBytes").asLong()).as("each repository's own bytes plus the shared ones, once")
+                .isEqualTo(totals.get("storedBytes").asLong());
+        long newLogical = added(usageBefore, totals, "logicalBytes");
+        long newConfigs = newLogical - shared.length - extended.length - odd.length;
+        assertThat(newConfigs).as("the two configs, unless other repositories hold them already").isBetween(0L, 200L);
+        assertThat(added(usageBefore, totals, "storedBytes")).as("what deduplication stored, plus the intact blobs")
+                .isEqualTo(added(dedupBefore, dedupAfter, "storedBytes") + odd.length + newConfigs);
+
+        JsonNode appFigures = usage("/acct/app");
+        JsonNode baseFigures = usage("/acct/base");
+        assertThat(appFigures.get("sharedBytes").asLong()).as("the shared layer, and any config").isGreaterThanOrEqualTo(shared.length);
+        assertThat(appFigures.get("exclusiveBytes").asLong()).isGreaterThanOrEqualTo(extended.length + odd.length);
+        assertThat(appFigures.get("savedBytes").asLong()).as("deduplication saves on its layers").isPositive();
+        assertThat(appFigures.get("storedBytes").asLong()).isLessThan(appFigures.get("logicalBytes").asLong());
+        assertThat(appFigures.get("pushes").asLong()).isEqualTo(1);
+        assertThat(appFigures.get("pulls").asLong()).isEqualTo(1);
+        assertThat(baseFigures.get("logicalBytes").asLong()).isGreaterThanOrEqualTo(shared.length);
+        assertThat(baseFigures.get("freedIfDeletedBytes").asLong()).as("everything it holds, acct/app holds too").isLessThan(100);
+
+        JsonNode byStored = usage("?order=stored&limit=2");
+        assertThat(byStored.get("repositories")).hasSize(2);
+        assertThat(byStored.get("repositories").get(0).get("storedBytes").asLong())
+                .isGreaterThanOrEqualTo(byStored.get("repositories").get(1).get("storedBytes").asLong());
+        assertThat(byStored.get("next").asString()).isEqualTo("?order=stored&offset=2&limit=2");
+        usageUpkeep.upkeep();
+        assertThat(meters.get("layerfold.usage.stored").gauge().value()).isEqualTo(totals.get("storedBytes").asDouble());
+    }
+
+    private JsonNode usage(String path) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(management("/actuator/usage" + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
     }
 
     /** A tar+zstd layer libzstd 1.5.7 wrote (zstd-jni's stream, as a Java tool calling the library writes it). */

@@ -80,6 +80,26 @@ class LayerfoldServerTest {
                 .doesNotContain("uri=\"/v2/**\"");
     }
 
+    @Test
+    void requestsWithABodyAreTaggedWithTheirRouteInALatencyHistogram() throws Exception {
+        byte[] blob = "a blob pushed in one request".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        HttpResponse<String> pushed = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                        + "/v2/team/app/blobs/uploads/?digest=" + dev.layerfold.storage.Digest.sha256(blob)))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(blob)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(pushed.statusCode()).as(pushed.body()).isEqualTo(201);
+        HttpResponse<String> manifest = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                        + "/v2/team/app/manifests/latest")).header("Content-Type", "application/vnd.oci.image.manifest.v1+json")
+                .PUT(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(manifest.statusCode()).isEqualTo(400);
+
+        String metrics = send(managementPort, "GET", "/actuator/prometheus").body();
+
+        assertThat(metrics).containsPattern("http_server_requests_seconds_bucket\\{[^}]*method=\"POST\"[^}]*uri=\"/v2/\\{name\\}/blobs/uploads/\"")
+                .containsPattern("http_server_requests_seconds_count\\{[^}]*method=\"PUT\"[^}]*uri=\"/v2/\\{name\\}/manifests/\\{reference\\}\"")
+                .contains("le=\"0.1\"")
+                .doesNotContain("uri=\"/v2/**\"");
+    }
+
     private HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
         return send(port, method, path);
     }

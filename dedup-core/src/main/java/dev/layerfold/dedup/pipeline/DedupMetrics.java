@@ -45,13 +45,21 @@ public final class DedupMetrics {
                 .register(registry);
         gauge("layerfold.dedup.backlog", "layers queued for deduplication and not yet decided", m -> m.backlog);
         gauge("layerfold.dedup.layers.deduplicated", "layers stored as files plus a recipe", m -> m.totals.layersDeduplicated());
-        gauge("layerfold.dedup.bytes.logical", "size of the deduplicated layers as pushed", m -> m.totals.logicalBytes());
-        gauge("layerfold.dedup.bytes.stored", "what the deduplicated layers take: packs of unique files and layer records",
+        bytes("layerfold.dedup.logical", "size of the deduplicated layers as pushed", m -> m.totals.logicalBytes());
+        bytes("layerfold.dedup.stored", "what the deduplicated layers take: packs of unique files and layer records",
                 m -> m.totals.storedBytes());
-        gauge("layerfold.dedup.bytes.saved", "logical minus stored bytes of the deduplicated layers",
+        bytes("layerfold.dedup.saved", "logical minus stored bytes of the deduplicated layers",
                 m -> m.totals.logicalBytes() - m.totals.storedBytes());
         gauge("layerfold.dedup.files.references", "files in deduplicated layers, counted once per layer", m -> m.totals.fileReferences());
         gauge("layerfold.dedup.files.unique", "distinct files stored", m -> m.totals.uniqueFiles());
+    }
+
+    /** A gauge in bytes: Prometheus names it {@code <name>_bytes}, the unit last. */
+    private void bytes(String name, String description, ToDoubleFunction<DedupMetrics> value) {
+        Gauge.builder(name, this, metrics -> {
+            metrics.refresh();
+            return value.applyAsDouble(metrics);
+        }).description(description).baseUnit("bytes").register(registry);
     }
 
     private void gauge(String name, String description, ToDoubleFunction<DedupMetrics> value) {

@@ -3,6 +3,7 @@ package dev.layerfold.dedup.pipeline;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.TakenTask;
+import dev.layerfold.storage.usage.RepositoryUsage;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +40,7 @@ public final class DedupWorker implements AutoCloseable {
     private final BooleanSupplier busy;
     private final ColdFirst order;
     private final Duration lease;
+    private final Optional<RepositoryUsage> usage;
     private final List<Thread> threads = new ArrayList<>();
     private final ScheduledExecutorService renewals;
     private volatile boolean running = true;
@@ -49,6 +51,13 @@ public final class DedupWorker implements AutoCloseable {
      */
     public DedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
                        BooleanSupplier busy, ColdFirst order, Duration lease) {
+        this(queue, index, deduplicator, metrics, busy, order, lease, Optional.empty());
+    }
+
+    /** @param usage told what each layer deduplicated stores, for the per-repository accounting */
+    public DedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
+                       BooleanSupplier busy, ColdFirst order, Duration lease, Optional<RepositoryUsage> usage) {
+        this.usage = usage;
         this.queue = queue;
         this.index = index;
         this.deduplicator = deduplicator;
@@ -115,6 +124,9 @@ public final class DedupWorker implements AutoCloseable {
         try {
             DedupOutcome outcome = deduplicator.deduplicate(task.task(), worker);
             metrics.finished(outcome, System.nanoTime() - start);
+            if (outcome.kind() == DedupOutcome.Kind.DEDUPLICATED && usage.isPresent()) {
+                usage.get().stored(task.task().layer(), outcome.storedBytes());
+            }
             if (outcome.kind() != DedupOutcome.Kind.RETRY) {
                 queue.complete(task);
             } else {

@@ -47,6 +47,7 @@ class RegistryDispatcher {
     @RequestMapping({"/v2", "/v2/", "/v2/**"})
     WebAsyncTask<HttpHeaders> dispatch(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Route route = RoutePath.parse(request.getRequestURI());
+        request.setAttribute(RouteObservationConvention.ROUTE, route.pathPattern());
         ServerHttpObservationFilter.findObservationContext(request)
                 .ifPresent(observation -> observation.setPathPattern(route.pathPattern()));
         RegistryRequest registryRequest = new RegistryRequest(request);

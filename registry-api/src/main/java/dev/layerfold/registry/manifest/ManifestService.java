@@ -16,11 +16,13 @@ import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
 import dev.layerfold.storage.predictor.ImageLayers;
 import dev.layerfold.storage.predictor.ImageRef;
+import dev.layerfold.storage.usage.RepositoryUsage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,14 +51,16 @@ class ManifestService {
     private final GcIndex gc;
     private final CollectorFence fence;
     private final ObjectProvider<ImageLayers> imageLayers;
+    private final ObjectProvider<RepositoryUsage> usage;
 
     /**
      * @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off
      * @param imageLayers the predictor's map of each manifest's layers; absent when the predictor is off
+     * @param usage the per-repository accounting; absent in a test registry that keeps none
      */
     ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
                     ObjectProvider<DedupQueue> dedupQueue, GcIndex gc, CollectorFence fence,
-                    ObjectProvider<ImageLayers> imageLayers) {
+                    ObjectProvider<ImageLayers> imageLayers, ObjectProvider<RepositoryUsage> usage) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
@@ -65,6 +69,7 @@ class ManifestService {
         this.gc = gc;
         this.fence = fence;
         this.imageLayers = imageLayers;
+        this.usage = usage;
     }
 
     /**
@@ -90,6 +95,7 @@ class ManifestService {
         requireReferencedContent(repository, manifest);
         fence.touchBeforePublishing(repository, digest);
         referenceContent(repository, digest, manifest);
+        account(repository, digest, manifest);
 
         if (blobs.size(digest).isEmpty()) {
             String uploadId = "manifest-" + UUID.randomUUID();
@@ -140,6 +146,24 @@ class ManifestService {
                     + "push it again, then the manifest", Map.of("digest", gone.toString()))).toList());
         }
         requireReferencedContent(repository, manifest);
+    }
+
+    /**
+     * Counts the blobs the manifest names (its config and layers, sized as stored) for the repository,
+     * with its references: before the link, so a crash in between over-counts, never under-counts.
+     */
+    private void account(RepositoryName repository, Digest digest, ParsedManifest manifest) throws IOException {
+        RepositoryUsage accounting = usage.getIfAvailable();
+        if (accounting == null) {
+            return;
+        }
+        Map<Digest, Long> sized = new LinkedHashMap<>();
+        for (Digest blob : manifest.blobs()) {
+            if (!sized.containsKey(blob)) {
+                content.size(blob).ifPresent(size -> sized.put(blob, size));
+            }
+        }
+        accounting.referenced(repository, digest, sized);
     }
 
     /**
@@ -215,6 +239,10 @@ class ManifestService {
                 }
                 // After the unlink: references outlive links, so a crash in between keeps bytes, never loses them.
                 gc.unreference(repository, digest);
+                RepositoryUsage accounting = usage.getIfAvailable();
+                if (accounting != null) {
+                    accounting.unreferenced(repository, digest);
+                }
             }
         }
     }

@@ -15,6 +15,8 @@ import dev.layerfold.storage.predictor.ImageLayers;
 import dev.layerfold.storage.predictor.PredictorStorage;
 import dev.layerfold.storage.predictor.PullHistory;
 import dev.layerfold.storage.predictor.PullHistoryLimits;
+import dev.layerfold.storage.usage.RepositoryUsage;
+import dev.layerfold.storage.usage.UsageStorage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -24,7 +26,7 @@ import java.time.Clock;
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage, UsageStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -36,6 +38,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final LayerPulls layerPulls;
     private final GcIndex gcIndex;
     private final ImageLayers imageLayers;
+    private final RepositoryUsage usage;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -48,6 +51,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.layerPulls = new SqliteLayerPulls(db, Clock.systemUTC());
         this.gcIndex = new SqliteGcIndex(db, Clock.systemUTC());
         this.imageLayers = new SqliteImageLayers(db);
+        this.usage = new SqliteRepositoryUsage(db);
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -93,6 +97,11 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public GcIndex gcIndex() {
         return gcIndex;
+    }
+
+    @Override
+    public RepositoryUsage repositoryUsage() {
+        return usage;
     }
 
     @Override

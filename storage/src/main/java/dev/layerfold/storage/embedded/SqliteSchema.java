@@ -16,10 +16,10 @@ final class SqliteSchema {
     /**
      * 2 added the claims on uploads and the dedup tables; 3 the garbage collector's and the
      * predictor's, pulls per layer, and stored bytes counted per pack rather than per layer (a pack
-     * stored by a worker that died before its commit still takes space). Older files are migrated when
-     * opened.
+     * stored by a worker that died before its commit still takes space); 4 the per-repository
+     * accounting. Older files are migrated when opened.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     private static final String DDL = """
             CREATE TABLE IF NOT EXISTS repositories (
@@ -201,6 +201,36 @@ final class SqliteSchema {
               seen_millis INTEGER NOT NULL,
               PRIMARY KEY (repository, manifest)
             ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS usage_repositories (
+              repository TEXT PRIMARY KEY,
+              logical INTEGER NOT NULL DEFAULT 0,
+              exclusive INTEGER NOT NULL DEFAULT 0,
+              stored INTEGER NOT NULL DEFAULT 0,
+              freed INTEGER NOT NULL DEFAULT 0,
+              pushes INTEGER NOT NULL DEFAULT 0,
+              pulls INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS usage_by_stored ON usage_repositories (stored DESC);
+            CREATE TABLE IF NOT EXISTS usage_blobs (
+              digest TEXT PRIMARY KEY,
+              size INTEGER,
+              stored INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS usage_holdings (
+              digest TEXT NOT NULL,
+              repository TEXT NOT NULL,
+              manifests INTEGER NOT NULL,
+              PRIMARY KEY (digest, repository)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS usage_manifests (
+              repository TEXT NOT NULL,
+              manifest TEXT NOT NULL,
+              blobs TEXT NOT NULL,
+              PRIMARY KEY (repository, manifest)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS usage_complete (
+              one INTEGER PRIMARY KEY CHECK (one = 1)
+            );
             """;
 
     private SqliteSchema() {
@@ -234,6 +264,11 @@ final class SqliteSchema {
                     // from the collector's rebuild before it condemns anything.
                     statement.executeUpdate("INSERT OR IGNORE INTO gc_complete (one, since_millis) "
                             + "SELECT 1, 0 WHERE NOT EXISTS (SELECT 1 FROM manifests)");
+                }
+                if (found < 4) {
+                    // A file with manifests gets its figures from the accounting's rebuild.
+                    statement.executeUpdate("INSERT OR IGNORE INTO usage_complete (one) "
+                            + "SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM manifests)");
                 }
                 statement.executeUpdate("PRAGMA user_version = " + VERSION);
                 statement.executeUpdate("COMMIT");

@@ -8,7 +8,11 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.event.Event;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 
@@ -35,13 +39,20 @@ public final class RedisConnection implements AutoCloseable {
      * client follows the cluster's slot map.
      */
     public static RedisConnection open(String url, boolean cluster) {
+        return open(url, cluster, Optional.empty());
+    }
+
+    /** {@link #open(String, boolean)}, with every command's latency told to {@code latencies} (metrics). */
+    public static RedisConnection open(String url, boolean cluster, Optional<CommandLatencyRecorder> latencies) {
         if (url == null || !(url.startsWith("redis://") || url.startsWith("rediss://"))) {
             throw new IllegalArgumentException("Redis URL '" + url + "' must start with redis:// or rediss:// "
                     + "(layerfold.storage.redis.url)");
         }
         RedisURI uri = RedisURI.create(url);
+        ClientResources resources = latencies.map(recorder -> DefaultClientResources.builder().commandLatencyRecorder(recorder).build())
+                .orElseGet(DefaultClientResources::create);
         if (cluster) {
-            RedisClusterClient client = RedisClusterClient.create(uri);
+            RedisClusterClient client = RedisClusterClient.create(resources, uri);
             StatefulRedisClusterConnection<String, String> connection = client.connect();
             return new RedisConnection(client, connection.sync(), () -> {
                 // The client's view of which nodes are masters changes only when asked to look again.
@@ -49,7 +60,7 @@ public final class RedisConnection implements AutoCloseable {
                 return connection.sync().upstream().commands().info("server").stream().toList();
             });
         }
-        RedisClient client = RedisClient.create(uri);
+        RedisClient client = RedisClient.create(resources, uri);
         StatefulRedisConnection<String, String> connection = client.connect();
         return new RedisConnection(client, connection.sync(), () -> List.of(connection.sync().info("server")));
     }
@@ -75,5 +86,6 @@ public final class RedisConnection implements AutoCloseable {
     @Override
     public void close() {
         client.shutdown();
+        client.getResources().shutdown();
     }
 }

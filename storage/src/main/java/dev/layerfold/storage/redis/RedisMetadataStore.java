@@ -56,7 +56,8 @@ import java.util.function.UnaryOperator;
  * is told it is unknown) or hold a hash state behind the bytes (another process cannot resume it
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
-public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage {
+public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage,
+        dev.layerfold.storage.usage.UsageStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -69,6 +70,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     private final RedisDedupIndex dedupIndex;
     private final RedisLayerPulls layerPulls;
     private final RedisGcIndex gcIndex;
+    private final RedisRepositoryUsage usage;
     private final PredictorKeys predictorKeys;
     private final RedisImageLayers imageLayers;
 
@@ -140,6 +142,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         this.dedupIndex = new RedisDedupIndex(redis, bucket, dedupKeys, new DedupLayerRecords(bucket), locks, leases, servers,
                 layerRecordFiles);
         this.gcIndex = new RedisGcIndex(redis, keys, servers);
+        this.usage = new RedisRepositoryUsage(redis, keys, servers);
         this.predictorKeys = new PredictorKeys(namespace);
         this.imageLayers = new RedisImageLayers(redis, predictorKeys);
         try {
@@ -149,6 +152,12 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
             close();
             throw e;
         }
+    }
+
+    /** Per-repository accounting, in Redis only: rebuilt from the manifests in the bucket when Redis loses it. */
+    @Override
+    public dev.layerfold.storage.usage.RepositoryUsage repositoryUsage() {
+        return usage;
     }
 
     /** ILmap, in Redis only: it is derived from the manifests, which are in the bucket. */

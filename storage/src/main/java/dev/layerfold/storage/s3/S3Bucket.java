@@ -18,6 +18,7 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.metrics.MetricPublisher;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
@@ -48,6 +49,11 @@ public final class S3Bucket implements AutoCloseable {
 
     /** Connects to the bucket the settings name; the bucket must already exist. */
     public static S3Bucket connect(S3Settings settings) {
+        return connect(settings, List.of());
+    }
+
+    /** {@link #connect(S3Settings)}, with the SDK's metrics of every call told to {@code metrics}. */
+    public static S3Bucket connect(S3Settings settings, List<MetricPublisher> metrics) {
         AwsCredentialsProvider credentials = settings.accessKey() == null
                 ? DefaultCredentialsProvider.builder().build()
                 : StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey(), settings.secretKey()));
@@ -59,7 +65,8 @@ public final class S3Bucket implements AutoCloseable {
                 // Flexible checksums are recent; S3-compatible servers (older MinIO, Ceph, S3Proxy) reject or
                 // ignore them. Content-MD5/length and TLS already protect what this registry sends.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .overrideConfiguration(override -> metrics.forEach(override::addMetricPublisher));
         var presignerBuilder = S3Presigner.builder()
                 .region(region)
                 .credentialsProvider(credentials)

@@ -60,6 +60,9 @@ final class AuthorizationTable {
             mgmt  POST    /actuator/dedup                      dedup-settle        401   403   403   403   403   200   401  401  401
             mgmt  POST    /actuator/dedup/{action}             dedup-backfill      401   403   403   403   403   200   401  401  401
             mgmt  GET     /actuator/mappings                   mappings            401   403   403   403   403   200   401  401  401
+            mgmt  GET     /actuator/usage                      usage               401   403   403   403   403   200   401  401  401
+            mgmt  GET     /actuator/usage/{*name}              usage-repository    401   403   403   403   403   200   401  401  401
+            mgmt  GET     /actuator/operator                   operator            401   403   403   403   403   200   401  401  401
             """;
 
     enum Plane { API, MGMT }

@@ -49,7 +49,8 @@ final class MatrixRequests {
             case "liveness" -> MatrixRequest.management(method, "/actuator/health/liveness");
             case "readiness" -> MatrixRequest.management(method, "/actuator/health/readiness");
             case "prometheus" -> MatrixRequest.management(method, "/actuator/prometheus");
-            case "gc", "dedup", "mappings" -> MatrixRequest.management(method, "/actuator/" + row.request());
+            case "gc", "dedup", "mappings", "usage", "operator" -> MatrixRequest.management(method, "/actuator/" + row.request());
+            case "usage-repository" -> MatrixRequest.management(method, "/actuator/usage/" + MatrixFixture.REPOSITORY);
             case "gc-collect" -> gc("{\"action\":\"collect\"}");
             case "gc-check" -> gc("{\"action\":\"check\"}");
             case "gc-repair" -> gc("{\"action\":\"check\",\"repair\":true}");
@@ -72,6 +73,7 @@ final class MatrixRequests {
             case "/v2/{name}/blobs/uploads/{id}" -> repository + "/blobs/uploads/no-such-upload";
             case "/v2/{name}/manifests/{reference}" -> repository + "/manifests/" + MatrixFixture.TAG;
             case "/v2/{name}/referrers/{digest}" -> repository + "/referrers/" + digest;
+            case "/actuator/usage/{*name}" -> "/actuator/usage/" + MatrixFixture.REPOSITORY;
             default -> row.pattern().replace("{name}", MatrixFixture.REPOSITORY);
         };
     }

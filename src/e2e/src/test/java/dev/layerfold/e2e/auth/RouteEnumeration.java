@@ -98,7 +98,8 @@ final class RouteEnumeration {
         }
         List<String> routes = new ArrayList<>();
         for (String pattern : paths) {
-            String path = pattern.replace("{*path}", "liveness").replace("{action}", "backfill");
+            String path = pattern.replace("{*path}", "liveness").replace("{action}", "backfill")
+                    .replace("{*name}", MatrixFixture.REPOSITORY);
             HttpResponse<String> probe = client.send(CallerKind.ADMIN, MatrixRequest.management("PROPFIND", path));
             assertThat(probe.statusCode()).as("PROPFIND " + path + " lists the endpoint's methods: " + probe.body()).isEqualTo(405);
             for (String method : probe.headers().firstValue("Allow").orElseThrow().split(",\\s*")) {

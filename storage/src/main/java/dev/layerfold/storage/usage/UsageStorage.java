@@ -1,0 +1,6 @@
+package dev.layerfold.storage.usage;
+
+/** A metadata store that keeps per-repository accounting. */
+public interface UsageStorage {
+    RepositoryUsage repositoryUsage();
+}
