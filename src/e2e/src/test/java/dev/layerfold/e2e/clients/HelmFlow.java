@@ -16,7 +16,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class HelmFlow {
 
-    static final String VERSION = "v3.22.0";
+    static final String VERSION = "v3.21.4";
     static final String INSTALL = "go install helm.sh/helm/v3/cmd/helm@" + VERSION;
     private static final Pattern DIGEST = Pattern.compile("Digest: (sha256:[0-9a-f]{64})");
 
