@@ -38,8 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PgzipReleaseIdentificationTest {
 
     private static final int BLOCK = 1 << 20;
-    private static final byte[] TAR = TestInputs.tarOf(Files.isDirectory(Path.of("/usr/share/doc")) ? Path.of("/usr/share/doc")
-            : Path.of("/usr/include"), 3_000_000);
+    private static final byte[] TAR = TestInputs.tarOf(TestInputs.docs(), 3_000_000);
 
     static List<EncoderSpec> pgzipCandidates() {
         return StandardEncoders.CANDIDATES.stream().filter(spec -> spec.family().equals(StandardEncoders.PGZIP)).toList();

@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
@@ -320,9 +321,11 @@ class ZstdLayerTest {
                 .startsWith("zstd stream matches no known encoder").contains("likely producer: klauspost/compress/zstd"));
     }
 
-    /** 600 files of /usr/share/doc, about 10 MB. */
+    /** 600 files of the machine image's documentation ({@link TestInputs#docs}), about 10 MB. */
     private byte[] docTar() throws Exception {
-        Tools.sh(dir, "find /usr/share/doc -type f > all && sort all > sorted && sed -n 1,600p sorted > docs && tar --format=posix -cf doc.tar -T docs");
+        Path docs = TestInputs.docs();
+        Tools.sh(dir, "(cd " + docs.getParent() + " && find doc -type f | sort | sed -n 1,600p) > docs && tar --format=posix -C " + docs.getParent()
+                + " -cf doc.tar -T docs");
         return Files.readAllBytes(dir.resolve("doc.tar"));
     }
 

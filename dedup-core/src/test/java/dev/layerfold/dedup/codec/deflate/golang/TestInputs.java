@@ -6,7 +6,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -18,7 +20,58 @@ import net.jqwik.api.Tuple;
 /** Inputs of the kinds layers hold: random (already compressed), repetitive, text, binaries, tars. */
 public final class TestInputs {
 
+    private static Path docs;
+
     private TestInputs() {
+    }
+
+    /**
+     * A copy of this machine's {@code /usr/share/doc} (named {@code doc}, so that its tar names match)
+     * holding only the machine image's own packages ({@code image-doc-packages.txt}): a package that
+     * .ci/run or a developer installs would change which files the first megabytes of a tar of it hold,
+     * and with them what a test of an encoder sees. Made once per test JVM; {@code /usr/include} where
+     * the machine has no documentation.
+     */
+    public static synchronized Path docs() {
+        Path system = Path.of("/usr/share/doc");
+        if (!Files.isDirectory(system)) {
+            return Path.of("/usr/include");
+        }
+        if (docs == null) {
+            try (InputStream list = TestInputs.class.getResourceAsStream("/image-doc-packages.txt")) {
+                Path copy = Files.createTempDirectory("layerfold-docs-").resolve("doc");
+                Files.createDirectories(copy);
+                for (String line : new String(list.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
+                    Path source = system.resolve(line.strip());
+                    if (!line.isBlank() && !line.startsWith("#") && Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
+                        copyTree(source, copy.resolve(source.getFileName().toString()));
+                    }
+                }
+                docs = copy;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return docs;
+    }
+
+    /** Copies files, directories and symbolic links as they are, with their times and modes. */
+    private static void copyTree(Path source, Path target) throws IOException {
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : paths.toList()) {
+                Path to = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(path, to, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path dir : paths.filter(path -> Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)).toList()) {
+                Files.setLastModifiedTime(target.resolve(source.relativize(dir).toString()), Files.getLastModifiedTime(dir));
+            }
+        }
     }
 
     /** For property tests: uniform bytes, low-entropy bytes, runs and repeats: everything from stored to long matches. */

@@ -69,8 +69,7 @@ class Go127FlateEncoderTest {
     @ParameterizedTest
     @MethodSource("levels")
     void tarOfRealFilesMatchesGo(int level) {
-        Path docs = Path.of("/usr/share/doc");
-        byte[] tar = TestInputs.tarOf(Files.isDirectory(docs) ? docs : go.goRoot().resolve("doc"), 1_500_000);
+        byte[] tar = TestInputs.tarOf(TestInputs.docs(), 1_500_000);
         assertMatchesGo(Go127Oracle.PORT, go, level, tar, level);
     }
 

@@ -32,8 +32,7 @@ class PgzipEncoderTest {
     @MethodSource("releasesAndLevels")
     void blocksPrimedWithThePreviousTailMatchPgzip(FlateRelease release, int level) throws IOException {
         PgzipOracle pgzip = PgzipOracle.of(release);
-        Path docs = Path.of("/usr/share/doc");
-        byte[] tar = TestInputs.tarOf(Files.isDirectory(docs) ? docs : Path.of("/usr/include"), 3_000_000);
+        byte[] tar = TestInputs.tarOf(TestInputs.docs(), 3_000_000);
         // 1 MiB blocks as containers/image writes them, and small ones: tails, a short last block.
         for (int blockSize : new int[] {1 << 20, 100_000, 16_385}) {
             assertSameBytes(encode(release, level, blockSize, tar), pgzip.deflate(level, blockSize, tar), level,
@@ -55,8 +54,7 @@ class PgzipEncoderTest {
     @ValueSource(ints = {-2, -1, 0, 1, 2, 3, 4, 5, 6})
     void compress1181WritesWhat1182WritesUpToLevel6(int level) throws IOException {
         PgzipOracle pgzip = PgzipOracle.ofCompress("1.18.1");
-        Path docs = Path.of("/usr/share/doc");
-        byte[] tar = TestInputs.tarOf(Files.isDirectory(docs) ? docs : Path.of("/usr/include"), 3_000_000);
+        byte[] tar = TestInputs.tarOf(TestInputs.docs(), 3_000_000);
         for (int blockSize : new int[] {1 << 20, 100_000}) {
             assertSameBytes(encode(FlateRelease.COMPRESS_1_19_2, level, blockSize, tar), pgzip.deflate(level, blockSize, tar), level,
                     "compress 1.18.1, " + blockSize + "-byte blocks");
@@ -71,8 +69,7 @@ class PgzipEncoderTest {
     @ValueSource(ints = {-2, -1, 0, 1, 2, 4, 5, 6, 7, 8, 9})
     void compress1142WritesWhat1144WritesButAtLevel3(int level) throws IOException {
         PgzipOracle pgzip = PgzipOracle.ofCompress("1.14.2");
-        Path docs = Path.of("/usr/share/doc");
-        byte[] tar = TestInputs.tarOf(Files.isDirectory(docs) ? docs : Path.of("/usr/include"), 3_000_000);
+        byte[] tar = TestInputs.tarOf(TestInputs.docs(), 3_000_000);
         for (int blockSize : new int[] {1 << 20, 100_000}) {
             assertSameBytes(encode(FlateRelease.COMPRESS_1_14_4, level, blockSize, tar), pgzip.deflate(level, blockSize, tar), level,
                     "compress 1.14.2, " + blockSize + "-byte blocks");
@@ -84,8 +81,7 @@ class PgzipEncoderTest {
     @ValueSource(ints = {-2, -1, 0, 1, 2, 4, 5, 6})
     void compress1136MatchesPgzipAtItsPortedLevels(int level) throws IOException {
         PgzipOracle pgzip = PgzipOracle.ofCompress("1.13.6");
-        Path docs = Path.of("/usr/share/doc");
-        byte[] tar = TestInputs.tarOf(Files.isDirectory(docs) ? docs : Path.of("/usr/include"), 3_000_000);
+        byte[] tar = TestInputs.tarOf(TestInputs.docs(), 3_000_000);
         for (int blockSize : new int[] {1 << 20, 100_000, 16_385}) {
             assertSameBytes(encode(FlateRelease.COMPRESS_1_13_6, level, blockSize, tar), pgzip.deflate(level, blockSize, tar), level,
                     "compress 1.13.6, " + blockSize + "-byte blocks");
