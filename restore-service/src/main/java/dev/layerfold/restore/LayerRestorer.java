@@ -52,6 +52,8 @@ public final class LayerRestorer {
     private final BlobStore blobs;
     private final DedupIndex index;
     private final LayerRebuilder rebuilder;
+    /** The same rebuilder without segments, for layers whose segments would need more than the whole budget. */
+    private final LayerRebuilder onePiece;
     private final ExecutorService rebuilds;
     private final ExecutorService fetchers;
     private final StoredFiles storedFiles;
@@ -75,6 +77,7 @@ public final class LayerRestorer {
         this.blobs = blobs;
         this.index = index;
         this.rebuilder = rebuilder;
+        this.onePiece = rebuilder.inOnePiece();
         this.rebuilds = rebuilds;
         this.fetchers = fetchers;
         this.memory = memory;
@@ -100,7 +103,21 @@ public final class LayerRestorer {
      * a blob of {@code recordSize} bytes).
      */
     long heapBound(LayerRecord record, long recordSize) {
+        return heapBound(rebuilderFor(record), record, recordSize);
+    }
+
+    private static long heapBound(LayerRebuilder rebuilder, LayerRecord record, long recordSize) {
         return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + WRITE_BUFFER + RECORD_HEAP_PER_BYTE * recordSize;
+    }
+
+    /**
+     * The rebuilder for a whole restore of {@code record}: on the segment pool, unless the segments
+     * one restore has under way would need more than the whole budget (klauspost zstd layers on a small
+     * heap: each segment holds a window of history and an encoder of its own); then in one piece, so
+     * that the budget still bounds what it holds.
+     */
+    private LayerRebuilder rebuilderFor(LayerRecord record) {
+        return heapBound(rebuilder, record, 0) > memory.capacity() ? onePiece : rebuilder;
     }
 
     /** What a whole restore of {@code layer} reserves from the rebuild memory, if it is deduplicated. */
@@ -175,10 +192,10 @@ public final class LayerRestorer {
         }
         LayerRecord record = record(state.get());
         Optional<LayerRebuilder.Resume> resume = rebuilder.resumePoint(record.recipe(), offset);
-        if (resume.isEmpty()) {
-            return Optional.empty();
+        if (resume.isEmpty() || rebuilderFor(record) != rebuilder) {
+            return Optional.empty(); // no point, or its segments would not fit the budget: a whole restore, in one piece
         }
-        RebuildMemory.Reservation reserved = memory.reserve(heapBound(record, state.get().recordSize()), layer);
+        RebuildMemory.Reservation reserved = memory.reserve(heapBound(rebuilder, record, state.get().recordSize()), layer);
         SharedRebuild partial;
         try {
             partial = new SharedRebuild(spoolDirectory, resume.get().blobOffset());
@@ -212,12 +229,13 @@ public final class LayerRestorer {
         RebuildMemory.Reservation reserved = null;
         try {
             LayerRecord record = record(state);
-            reserved = memory.reserve(heapBound(record, state.recordSize()), layer);
+            LayerRebuilder chosen = rebuilderFor(record);
+            reserved = memory.reserve(heapBound(chosen, record, state.recordSize()), layer);
             RebuildMemory.Reservation held = reserved;
             rebuilds.execute(() -> {
                 try (held) {
                     PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
-                    run(layer, record, shared, out -> rebuilder.rebuild(record.recipe(), files, out), true);
+                    run(layer, record, shared, out -> chosen.rebuild(record.recipe(), files, out), true);
                 } finally {
                     inProgress.remove(layer, shared);
                 }

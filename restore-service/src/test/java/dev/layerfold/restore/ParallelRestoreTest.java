@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
+import dev.layerfold.dedup.pipeline.RebuildMemory;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.dedup.LayerState;
@@ -18,8 +19,10 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,6 +81,27 @@ class ParallelRestoreTest {
     Recipe recordedRecipe() throws IOException {
         var state = (LayerState.Deduplicated) metadata.dedupIndex().layer(digest()).orElseThrow();
         return new StoredFiles(blobs).record(state.record()).recipe();
+    }
+
+    @Test
+    void aLayerWhoseSegmentsWouldNeedMoreThanTheBudgetRestoresInOnePieceAndExactly(@TempDir Path spool) throws IOException {
+        AtomicInteger segmentsEncodedOnThePool = new AtomicInteger();
+        Executor counting = task -> {
+            segmentsEncodedOnThePool.incrementAndGet();
+            encoders.execute(task);
+        };
+        RebuildMemory small = RebuildMemory.of(24L << 20);
+        LayerRestorer restorer = new LayerRestorer(blobs, metadata.dedupIndex(),
+                new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(counting, 2)), encoders, fetchers, spool, small, metrics);
+
+        assertThat(this.restorer.heapBound(digest()).orElseThrow()).as("its segments' bound").isGreaterThan(small.capacity());
+        try (InputStream in = restorer.open(digest(), 0, -1).orElseThrow()) {
+            assertThat(in.readAllBytes()).isEqualTo(layer);
+        }
+        assertThat(segmentsEncodedOnThePool).as("no segment encoded apart").hasValue(0);
+        assertThat(restorer.heapBound(digest()).orElseThrow()).as("what it reserved in one piece").isLessThan(this.restorer.heapBound(digest()).orElseThrow());
+        assertThat(restorer.openFromRestartPoint(digest(), layer.length - 1000, -1)).as("a Range restores the whole layer instead").isEmpty();
+        assertThat(small.available()).isEqualTo(small.capacity());
     }
 
     @Test

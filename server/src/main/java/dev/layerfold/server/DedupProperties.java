@@ -43,7 +43,8 @@ import org.springframework.util.unit.DataSize;
  *                  a layer with restart points is encoded on several of them at once; 0: one per core
  * @param restoreMemory heap that layer rebuilds (client restores, rebuilds ahead, rehydrations, the
  *                  dedup proof) may hold at once; each reserves its bound before it starts, and waits
- *                  its turn while the budget is spent. Default (0): a quarter of the heap
+ *                  its turn while the budget is spent. Default (0): three eighths of the heap, which holds
+ *                  a gzip restore on restart points beside one without at 256 MiB
  * @param restoreQueueWait how long a restore waits for memory before the pull is answered 429 with
  *                  {@code Retry-After} (the client keeps its connection while it waits)
  */
@@ -70,7 +71,7 @@ public record DedupProperties(
 
     public DedupProperties {
         if (restoreMemory.toBytes() < 0 || restoreMemory.toBytes() > 0 && restoreMemory.toBytes() < 1 << 20) {
-            throw new IllegalArgumentException("layerfold.dedup.restore-memory must be at least 1MB (or 0 for a quarter of the heap), was "
+            throw new IllegalArgumentException("layerfold.dedup.restore-memory must be at least 1MB (or 0 for three eighths of the heap), was "
                     + restoreMemory);
         }
         if (restoreQueueWait.isNegative()) {
@@ -83,7 +84,7 @@ public record DedupProperties(
     }
 
     long restoreMemoryBytes() {
-        return restoreMemory.toBytes() > 0 ? restoreMemory.toBytes() : Runtime.getRuntime().maxMemory() / 4;
+        return restoreMemory.toBytes() > 0 ? restoreMemory.toBytes() : Runtime.getRuntime().maxMemory() * 3 / 8;
     }
 
     int yieldThreshold() {

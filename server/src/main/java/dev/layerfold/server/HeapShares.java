@@ -8,7 +8,7 @@ package dev.layerfold.server;
  */
 final class HeapShares {
 
-    /** The most of the heap the budgets may take together; the defaults take five eighths. */
+    /** The most of the heap the budgets may take together; the defaults take all of it. */
     static final double MOST = 0.75;
 
     private HeapShares() {

@@ -12,7 +12,7 @@ class HeapSharesTest {
     @Test
     void theDefaultsFitAnyHeap() {
         long heap = 256 * MIB;
-        assertThatCode(() -> HeapShares.check(heap, heap / 4, heap / 4, heap / 8)).doesNotThrowAnyException();
+        assertThatCode(() -> HeapShares.check(heap, heap / 4, heap * 3 / 8, heap / 8)).doesNotThrowAnyException();
     }
 
     @Test

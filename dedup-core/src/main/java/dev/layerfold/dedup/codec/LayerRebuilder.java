@@ -69,6 +69,11 @@ public final class LayerRebuilder {
         return RebuildFootprint.heapBound(recipe, segments == null ? 0 : segments.perRestore());
     }
 
+    /** This rebuilder without its segment pool: every member and frame encoded in one piece, on the caller's thread. */
+    public LayerRebuilder inOnePiece() {
+        return segments == null ? this : new LayerRebuilder(encoders);
+    }
+
     /** The most heap {@link #rebuildFindingRestartPoints} holds at once for {@code recipe}, as {@link #heapBound}. */
     public static long proofHeapBound(Recipe recipe) {
         return RebuildFootprint.proofBound(recipe);

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -9,6 +10,7 @@ import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.restart.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
 import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import java.util.List;
 
 /**
@@ -16,13 +18,13 @@ import java.util.List;
  * caller reserves before it starts ({@code RebuildMemory}). Three parts:
  * <ul>
  *   <li>buffers: the tar copy buffer and the blob's output buffer;</li>
- *   <li>one encoder's state, the largest its family keeps (a member or frame is encoded at a time);</li>
+ *   <li>one encoder's state, the largest its family and level keep (a member or frame is encoded at a time);</li>
  *   <li>with a segment pool, the segments one rebuild has under way at once: each holds its history,
  *       its input, the look-ahead its encoder reads, the bytes it encoded (a growing array, so up to
  *       twice them while it grows) and an encoder of its own. Their sizes come from the recipe's own
  *       points, so a layer whose points lie far apart reserves for that.</li>
  * </ul>
- * The family constants are upper bounds of what the restore-memory benchmark measured (docs/benchmarks.md).
+ * The bounds are upper bounds of what the restore-memory benchmark measures (docs/benchmarks.md).
  */
 final class RebuildFootprint {
 
@@ -33,12 +35,8 @@ final class RebuildFootprint {
      * Go 1.27's level encoders, zlib's and GNU gzip's deflate_state; all under 1.5 MiB.
      */
     static final long DEFLATE_ENCODER = 2L << 20;
-    /**
-     * A zstd encoder's state at most: the klauspost ports keep their window's history (8 MiB at the
-     * levels registries see) and match tables (SpeedBetter's long table, 4 MiB); libzstd's
-     * context lives off the heap, in native memory.
-     */
-    static final long ZSTD_ENCODER = 16L << 20;
+    /** libzstd's context lives off the heap (native memory): on the heap only the buffers zstd-jni is handed. */
+    static final long LIBZSTD_ENCODER = 2L << 20;
     /** How far past a zstd segment's end its encoder may read: one block. */
     private static final long ZSTD_LOOKAHEAD = 128 * 1024;
     /** A segment's encoded bytes grow in an array that may, while it doubles, hold twice its input. */
@@ -52,7 +50,7 @@ final class RebuildFootprint {
      * @param segmentsInFlight  how many segments one rebuild may have under way at once; 0 without a segment pool
      */
     static long heapBound(Recipe recipe, int segmentsInFlight) {
-        long encoder = recipe.format() == LayerFormat.ZSTD ? ZSTD_ENCODER : DEFLATE_ENCODER;
+        long encoder = largestEncoder(recipe);
         long bound = BUFFERS + encoder;
         if (segmentsInFlight > 0) {
             long segment = largestSegmentInput(recipe);
@@ -68,8 +66,25 @@ final class RebuildFootprint {
      * from a rebuilt state beside the stream's own encoder.
      */
     static long proofBound(Recipe recipe) {
-        long encoder = recipe.format() == LayerFormat.ZSTD ? ZSTD_ENCODER : DEFLATE_ENCODER;
+        long encoder = largestEncoder(recipe);
         return BUFFERS + 2 * encoder + RestartableEncoders.SPACING * (1 + OUTPUT_FACTOR) + largestUnit(recipe) * (1 + OUTPUT_FACTOR);
+    }
+
+    /**
+     * The largest state one of the recipe's encoders keeps: a DEFLATE encoder's, or the klauspost
+     * zstd port's at the frame's level (its tables and window: 11 MiB at SpeedFastest, 55 MiB at
+     * SpeedBestCompression), or libzstd's heap side.
+     */
+    private static long largestEncoder(Recipe recipe) {
+        long largest = recipe.members().isEmpty() ? 0 : DEFLATE_ENCODER;
+        for (ZstdFrame frame : recipe.frames()) {
+            if (frame instanceof ZstdFrame.Compressed compressed) {
+                EncoderSpec spec = compressed.encoder();
+                largest = Math.max(largest, spec.family().equals(KlauspostSettings.FAMILY) ? KlauspostSettings.of(spec).heapBound()
+                        : LIBZSTD_ENCODER);
+            }
+        }
+        return Math.max(largest, DEFLATE_ENCODER);
     }
 
     /** The largest input (history, own input, look-ahead) a segment or unit of the recipe holds; 0 if it has none. */

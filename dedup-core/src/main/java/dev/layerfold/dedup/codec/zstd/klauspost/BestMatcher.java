@@ -13,6 +13,12 @@ final class BestMatcher extends MatchFinder {
 
     private static final int LONG_BITS = 22;
     private static final int SHORT_BITS = 18;
+
+    /** The bytes its match tables take on the heap. */
+    static long tableBytes() {
+        return ((long) Long.BYTES << LONG_BITS) + ((long) Long.BYTES << SHORT_BITS);
+    }
+
     private static final long PRIME_8 = 0xcf1bbcdcb7a56463L;
     private static final int PRIME_4 = (int) 2654435761L;
     private static final int INPUT_MARGIN = 8 + 4;

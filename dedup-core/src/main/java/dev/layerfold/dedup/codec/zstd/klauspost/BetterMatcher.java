@@ -12,6 +12,12 @@ final class BetterMatcher extends MatchFinder {
 
     private static final int LONG_BITS = 19;
     private static final int SHORT_BITS = 13;
+
+    /** The bytes its match tables take on the heap. */
+    static long tableBytes() {
+        return ((long) Long.BYTES << LONG_BITS) + ((long) Long.BYTES << SHORT_BITS);
+    }
+
     private static final long PRIME_8 = 0xcf1bbcdcb7a56463L;
     private static final long PRIME_5 = 889523592379L;
     private static final int INPUT_MARGIN = 8 + 2;

@@ -16,6 +16,12 @@ final class DoubleFastMatcher extends MatchFinder {
 
     private static final int LONG_BITS = 17;
     private static final int SHORT_BITS = 15;
+
+    /** The bytes its match tables take on the heap. */
+    static long tableBytes() {
+        return ((long) Long.BYTES << LONG_BITS) + ((long) Long.BYTES << SHORT_BITS);
+    }
+
     private static final long PRIME_8 = 0xcf1bbcdcb7a56463L;
     private static final long PRIME_5 = 889523592379L;
     private static final int INPUT_MARGIN = 8 + 2;

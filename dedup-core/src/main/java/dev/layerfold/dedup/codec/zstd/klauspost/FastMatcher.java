@@ -12,6 +12,12 @@ import java.util.Arrays;
 final class FastMatcher extends MatchFinder {
 
     private static final int TABLE_BITS = 15;
+
+    /** The bytes its match tables take on the heap. */
+    static long tableBytes() {
+        return (long) Long.BYTES << TABLE_BITS;
+    }
+
     private static final long PRIME_6 = 227718039650203L;
     private static final int INPUT_MARGIN = 8;
     private static final int MIN_NON_LITERAL_BLOCK = 1 + 1 + INPUT_MARGIN;

@@ -109,6 +109,20 @@ public record KlauspostSettings(int level, Release release) {
         return level == SPEED_FASTEST ? 4 << 20 : 8 << 20;
     }
 
+    /**
+     * The most heap one encoder of these settings holds: its match tables, its window's history (up to
+     * twice the window, and the array it grew from while it is copied) and a block's buffers.
+     */
+    public long heapBound() {
+        long tables = switch (level) {
+            case SPEED_FASTEST -> FastMatcher.tableBytes();
+            case SPEED_DEFAULT -> DoubleFastMatcher.tableBytes();
+            case SPEED_BETTER -> BetterMatcher.tableBytes();
+            default -> BestMatcher.tableBytes();
+        };
+        return tables + 5L * windowSize() / 2 + (1 << 20);
+    }
+
     /** WithEncoderLevel's block size: 64 KiB at SpeedFastest, else 128 KiB. */
     public int blockSize() {
         return level == SPEED_FASTEST ? 64 << 10 : 128 << 10;
