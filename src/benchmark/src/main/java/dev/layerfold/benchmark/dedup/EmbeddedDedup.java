@@ -43,8 +43,8 @@ import java.util.stream.Stream;
 final class EmbeddedDedup implements AutoCloseable {
 
     private static final String WORKER = "benchmark-worker";
-    /** The budget the server derives for a heap of 1 GiB (a quarter of it), unless the benchmark sets another. */
-    private static final long REBUILD_MEMORY = Long.getLong("layerfold.benchmark.rebuild-memory", 256L << 20);
+    /** The budget the server derives for a heap of 1 GiB (three eighths of it), unless the benchmark sets another. */
+    private static final long REBUILD_MEMORY = Long.getLong("layerfold.benchmark.rebuild-memory", 384L << 20);
     /** The name prefix of the threads that run restores and their segments' encoders. */
     static final String RESTORE_THREADS = "restore-encoder-";
 

@@ -26,7 +26,7 @@ import javax.management.ObjectName;
  * {@link #SAMPLE_MILLIS} ms. Each line gives the largest live heap seen above the baseline taken
  * before the restores, per restore, and the classes that made most of it. The restores run as the
  * server runs them ({@link EmbeddedDedup}: the restore pool, its segment pool, the fetchers), with the
- * restore memory budget the server would derive for {@code layerfold.benchmark.restore-memory.heap}.
+ * rebuild memory set by {@code layerfold.benchmark.rebuild-memory} (the pom: what the server derives for a 1 GiB heap).
  * {@code layerfold.benchmark.restore-memory.producers} picks families, {@code .scale} the layer size.
  */
 public final class RestoreMemoryBenchmark implements Benchmark {
