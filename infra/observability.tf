@@ -37,7 +37,7 @@ locals {
   registry_metrics = [
     "layerfold_restore_verification_failures_total", # restore-service LayerRestorer
     "layerfold_dedup_backlog",                       # dedup-core DedupMetrics
-    "layerfold_dedup_bytes_saved",
+    "layerfold_dedup_saved_bytes",
     "layerfold_dedup_tasks_total",
     "layerfold_restore_duration_seconds_count",
     "layerfold_gc_check_problems", # server GcRuns
