@@ -169,29 +169,32 @@ class ColdPullsUnderMemoryPressureTest {
     /**
      * One tree of {@link #FILES} text files (compressible, as binaries and sources are), and per image a
      * root of hard links to them plus a file of its own, archived and compressed by one of the
-     * producers in turn, two at once: distinct layers whose files dedup stores once.
+     * producers in turn, two at once: distinct layers whose files dedup stores once. Every root is
+     * linked before any is archived and removed after all are: a link made or removed changes the
+     * shared files' ctime, and GNU tar fails on a file that changes while it reads it.
      */
     private static List<Pushed> writeImages(OciLayout layout, Path work) throws Exception {
         Path tree = work.resolve("tree");
         writeTree(tree);
+        List<Path> roots = new ArrayList<>();
+        for (int i = 0; i < LAYERS; i++) {
+            Path root = work.resolve("roots").resolve(Integer.toString(i));
+            Path files = Files.createDirectories(root.resolve("usr/share/app"));
+            try (var names = Files.list(tree)) {
+                for (Path file : names.toList()) {
+                    Files.createLink(files.resolve(file.getFileName()), file);
+                }
+            }
+            Files.createDirectories(root.resolve("etc"));
+            Files.writeString(root.resolve("etc/image-" + i), "image " + i + "\n");
+            roots.add(root);
+        }
         List<Future<ImageWriter.Layer>> layers = new ArrayList<>();
         try (ExecutorService producers = Executors.newFixedThreadPool(2)) {
             for (int i = 0; i < LAYERS; i++) {
                 int image = i;
-                layers.add(producers.submit(() -> {
-                    Path root = work.resolve("roots").resolve(Integer.toString(image));
-                    Path files = Files.createDirectories(root.resolve("usr/share/app"));
-                    try (var names = Files.list(tree)) {
-                        for (Path file : names.toList()) {
-                            Files.createLink(files.resolve(file.getFileName()), file);
-                        }
-                    }
-                    Files.createDirectories(root.resolve("etc"));
-                    Files.writeString(root.resolve("etc/image-" + image), "image " + image + "\n");
-                    ImageWriter.Layer layer = PRODUCERS[image % PRODUCERS.length].write(root, layout, work.resolve("build").resolve("layer-" + image));
-                    deleteTree(root);
-                    return layer;
-                }));
+                layers.add(producers.submit(() ->
+                        PRODUCERS[image % PRODUCERS.length].write(roots.get(image), layout, work.resolve("build").resolve("layer-" + image))));
             }
         }
         ImageWriter writer = new ImageWriter(layout);
@@ -203,6 +206,7 @@ class ColdPullsUnderMemoryPressureTest {
             layout.tag(tag, manifest);
             images.add(new Pushed(tag, manifest, layer.blob()));
         }
+        deleteTree(work.resolve("roots"));
         return images;
     }
 
