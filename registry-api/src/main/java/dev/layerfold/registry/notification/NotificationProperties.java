@@ -31,7 +31,7 @@ public record NotificationProperties(
         @DefaultValue List<Endpoint> endpoints,
         @DefaultValue("1s") Duration pollInterval,
         @DefaultValue("100") int eventsPerRequest,
-        @DefaultValue("10000") int pullBuffer) {
+        @DefaultValue("4096") int pullBuffer) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
 

@@ -72,19 +72,22 @@ final class OutboxWriter implements AutoCloseable {
         for (Pending pending : batch) {
             pending.endpoints().forEach(endpoint -> byEndpoint.computeIfAbsent(endpoint, e -> new ArrayList<>()).add(pending.event()));
         }
-        byEndpoint.forEach((endpoint, events) -> {
-            EndpointMeters endpointMeters = meters.get(endpoint.name());
-            try {
-                long dropped = outbox.append(endpoint.name(), events, endpoint.maxQueued());
+        List<NotificationOutbox.OutboxAppend> appends = new ArrayList<>();
+        byEndpoint.forEach((endpoint, events) -> appends.add(new NotificationOutbox.OutboxAppend(endpoint.name(), events,
+                endpoint.maxQueued())));
+        try {
+            Map<String, Long> dropped = outbox.append(appends);
+            byEndpoint.forEach((endpoint, events) -> {
+                EndpointMeters endpointMeters = meters.get(endpoint.name());
                 endpointMeters.queued().increment(events.size());
-                endpointMeters.droppedFull().increment(dropped);
+                endpointMeters.droppedFull().increment(dropped.getOrDefault(endpoint.name(), 0L));
                 wake.accept(endpoint.name());
-            } catch (Exception e) {
-                endpointMeters.droppedUnwritten().increment(events.size());
-                log.warn("could not write {} event(s) for notification endpoint {} to the outbox: {}", events.size(),
-                        endpoint.name(), e.toString());
-            }
-        });
+            });
+        } catch (Exception e) {
+            byEndpoint.forEach((endpoint, events) -> meters.get(endpoint.name()).droppedUnwritten().increment(events.size()));
+            log.warn("could not write {} event(s) for notification endpoints {} to the outbox: {}", batch.size(),
+                    byEndpoint.keySet().stream().map(NotificationProperties.Endpoint::name).toList(), e.toString());
+        }
     }
 
     private void writePulls() {

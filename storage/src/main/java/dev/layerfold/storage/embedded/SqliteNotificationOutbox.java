@@ -11,13 +11,15 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The outbox as two tables of the metadata database: the events, keyed by endpoint and sequence, and a
  * row per endpoint with its next sequence, its depth (so an append need not count the queue), its
- * lease and its backoff. Every operation is one write transaction, so processes on the host sharing
+ * lease and its backoff. Every operation is one write transaction (an append to several endpoints too), so processes on the host sharing
  * the file never both hold an endpoint.
  */
 final class SqliteNotificationOutbox implements NotificationOutbox {
@@ -31,58 +33,69 @@ final class SqliteNotificationOutbox implements NotificationOutbox {
     }
 
     @Override
-    public long append(String endpoint, List<String> events, long capacity) throws IOException {
-        if (events.isEmpty()) {
-            return 0;
+    public Map<String, Long> append(List<OutboxAppend> appends) throws IOException {
+        if (appends.stream().allMatch(append -> append.events().isEmpty())) {
+            return Map.of();
         }
         return db.write(c -> {
-            try (PreparedStatement row = c.prepareStatement(
-                    "INSERT INTO notification_endpoints (endpoint) VALUES (?) ON CONFLICT (endpoint) DO NOTHING")) {
-                row.setString(1, endpoint);
-                row.executeUpdate();
-            }
-            long next;
-            long depth;
-            try (PreparedStatement query = c.prepareStatement(
-                    "SELECT next_sequence, depth FROM notification_endpoints WHERE endpoint = ?")) {
-                query.setString(1, endpoint);
-                try (ResultSet row = query.executeQuery()) {
-                    row.next();
-                    next = row.getLong(1);
-                    depth = row.getLong(2);
+            Map<String, Long> dropped = new LinkedHashMap<>();
+            for (OutboxAppend append : appends) {
+                if (!append.events().isEmpty()) {
+                    dropped.merge(append.endpoint(), append(c, append), Long::sum);
                 }
-            }
-            try (PreparedStatement insert = c.prepareStatement(
-                    "INSERT INTO notification_outbox (endpoint, sequence, event) VALUES (?, ?, ?)")) {
-                for (String event : events) {
-                    insert.setString(1, endpoint);
-                    insert.setLong(2, next++);
-                    insert.setString(3, event);
-                    insert.executeUpdate();
-                }
-            }
-            depth += events.size();
-            long dropped = 0;
-            if (depth > capacity) {
-                try (PreparedStatement drop = c.prepareStatement("""
-                        DELETE FROM notification_outbox WHERE endpoint = ? AND sequence IN
-                          (SELECT sequence FROM notification_outbox WHERE endpoint = ? ORDER BY sequence LIMIT ?)""")) {
-                    drop.setString(1, endpoint);
-                    drop.setString(2, endpoint);
-                    drop.setLong(3, depth - capacity);
-                    dropped = drop.executeUpdate();
-                }
-                depth -= dropped;
-            }
-            try (PreparedStatement update = c.prepareStatement(
-                    "UPDATE notification_endpoints SET next_sequence = ?, depth = ? WHERE endpoint = ?")) {
-                update.setLong(1, next);
-                update.setLong(2, depth);
-                update.setString(3, endpoint);
-                update.executeUpdate();
             }
             return dropped;
         });
+    }
+
+    private static long append(Connection c, OutboxAppend append) throws SQLException {
+        String endpoint = append.endpoint();
+        try (PreparedStatement row = c.prepareStatement(
+                "INSERT INTO notification_endpoints (endpoint) VALUES (?) ON CONFLICT (endpoint) DO NOTHING")) {
+            row.setString(1, endpoint);
+            row.executeUpdate();
+        }
+        long next;
+        long depth;
+        try (PreparedStatement query = c.prepareStatement(
+                "SELECT next_sequence, depth FROM notification_endpoints WHERE endpoint = ?")) {
+            query.setString(1, endpoint);
+            try (ResultSet row = query.executeQuery()) {
+                row.next();
+                next = row.getLong(1);
+                depth = row.getLong(2);
+            }
+        }
+        try (PreparedStatement insert = c.prepareStatement(
+                "INSERT INTO notification_outbox (endpoint, sequence, event) VALUES (?, ?, ?)")) {
+            for (String event : append.events()) {
+                insert.setString(1, endpoint);
+                insert.setLong(2, next++);
+                insert.setString(3, event);
+                insert.executeUpdate();
+            }
+        }
+        depth += append.events().size();
+        long dropped = 0;
+        if (depth > append.capacity()) {
+            try (PreparedStatement drop = c.prepareStatement("""
+                    DELETE FROM notification_outbox WHERE endpoint = ? AND sequence IN
+                      (SELECT sequence FROM notification_outbox WHERE endpoint = ? ORDER BY sequence LIMIT ?)""")) {
+                drop.setString(1, endpoint);
+                drop.setString(2, endpoint);
+                drop.setLong(3, depth - append.capacity());
+                dropped = drop.executeUpdate();
+            }
+            depth -= dropped;
+        }
+        try (PreparedStatement update = c.prepareStatement(
+                "UPDATE notification_endpoints SET next_sequence = ?, depth = ? WHERE endpoint = ?")) {
+            update.setLong(1, next);
+            update.setLong(2, depth);
+            update.setString(3, endpoint);
+            update.executeUpdate();
+        }
+        return dropped;
     }
 
     @Override

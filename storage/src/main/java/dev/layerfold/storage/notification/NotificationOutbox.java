@@ -3,6 +3,7 @@ package dev.layerfold.storage.notification;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,7 +32,24 @@ public interface NotificationOutbox {
      *
      * @return how many events were dropped
      */
-    long append(String endpoint, List<String> events, long capacity) throws IOException;
+    default long append(String endpoint, List<String> events, long capacity) throws IOException {
+        return append(List.of(new OutboxAppend(endpoint, events, capacity))).getOrDefault(endpoint, 0L);
+    }
+
+    /**
+     * Appends to several endpoints' queues, as {@link #append(String, List, long)} does to each; in one
+     * write where the store allows (an event for many endpoints costs one commit, not one each).
+     *
+     * @return how many events were dropped, per endpoint
+     */
+    Map<String, Long> append(List<OutboxAppend> appends) throws IOException;
+
+    /** Events for one endpoint's queue, and the most the queue holds. */
+    record OutboxAppend(String endpoint, List<String> events, long capacity) {
+        public OutboxAppend {
+            events = List.copyOf(events);
+        }
+    }
 
     /**
      * Leases the endpoint to {@code holder} and returns its oldest events, at most {@code max}; empty

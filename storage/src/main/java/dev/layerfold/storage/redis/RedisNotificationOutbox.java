@@ -10,7 +10,9 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -105,16 +107,22 @@ final class RedisNotificationOutbox implements NotificationOutbox {
         return namespace + ":{#notify:" + endpoint + "}:" + name;
     }
 
+    /** A script per endpoint: each endpoint's keys are a slot of their own. */
     @Override
-    public long append(String endpoint, List<String> events, long capacity) throws IOException {
-        if (events.isEmpty()) {
-            return 0;
+    public Map<String, Long> append(List<OutboxAppend> appends) throws IOException {
+        Map<String, Long> dropped = new LinkedHashMap<>();
+        for (OutboxAppend append : appends) {
+            if (append.events().isEmpty()) {
+                continue;
+            }
+            String endpoint = append.endpoint();
+            List<String> args = new ArrayList<>(append.events().size() + 1);
+            args.add(Long.toString(append.capacity()));
+            args.addAll(append.events());
+            Long droppedHere = call("queue notifications for " + endpoint, () -> APPEND.run(redis, ScriptOutputType.INTEGER,
+                    new String[] {key(endpoint, "events"), key(endpoint, "sequence")}, args.toArray(String[]::new)));
+            dropped.merge(endpoint, droppedHere, Long::sum);
         }
-        List<String> args = new ArrayList<>(events.size() + 1);
-        args.add(Long.toString(capacity));
-        args.addAll(events);
-        Long dropped = call("queue notifications for " + endpoint, () -> APPEND.run(redis, ScriptOutputType.INTEGER,
-                new String[] {key(endpoint, "events"), key(endpoint, "sequence")}, args.toArray(String[]::new)));
         return dropped;
     }
 

@@ -78,6 +78,21 @@ public abstract class NotificationOutboxContract {
     }
 
     @Test
+    void oneAppendFillsSeveralQueuesEachBoundedByItsOwnCapacity() throws Exception {
+        NotificationOutbox outbox = newOutbox();
+        var dropped = outbox.append(List.of(
+                new NotificationOutbox.OutboxAppend("small", List.of("a", "b", "c"), 2),
+                new NotificationOutbox.OutboxAppend("large", List.of("a", "b", "c"), ROOMY),
+                new NotificationOutbox.OutboxAppend("none", List.of(), ROOMY)));
+
+        assertThat(dropped.get("small")).isEqualTo(1);
+        assertThat(dropped.getOrDefault("large", 0L)).isZero();
+        assertThat(events(sameOutbox().claim("small", "a", LONG, 10).orElseThrow())).containsExactly("b", "c");
+        assertThat(events(sameOutbox().claim("large", "a", LONG, 10).orElseThrow())).containsExactly("a", "b", "c");
+        assertThat(outbox.depth("none")).isZero();
+    }
+
+    @Test
     void aClaimedEndpointIsNobodyElsesUntilItsLeaseRunsOut() throws Exception {
         NotificationOutbox outbox = newOutbox();
         outbox.append("hook", List.of("e1"), ROOMY);
