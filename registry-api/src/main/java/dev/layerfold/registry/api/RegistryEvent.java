@@ -3,6 +3,7 @@ package dev.layerfold.registry.api;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -26,7 +27,7 @@ public record RegistryEvent(Action action, Instant at, RepositoryName repository
 
         /** As the envelope spells it. */
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

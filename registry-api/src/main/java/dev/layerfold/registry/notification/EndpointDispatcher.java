@@ -41,6 +41,8 @@ final class EndpointDispatcher implements AutoCloseable {
     private volatile boolean running = true;
     /** Whether the last delivery failed, to log a failing endpoint once rather than at every retry. */
     private boolean failing;
+    /** When this process's last failed delivery may be retried, on {@link System#nanoTime()}. */
+    private long retryAtNanos = System.nanoTime();
 
     EndpointDispatcher(NotificationProperties.Endpoint endpoint, NotificationOutbox outbox, EventEncoder encoder,
                        EndpointMeters meters, String holder, Duration pollInterval, int eventsPerRequest) {
@@ -73,6 +75,13 @@ final class EndpointDispatcher implements AutoCloseable {
     private void run() {
         while (running) {
             try {
+                long backingOff = retryAtNanos - System.nanoTime();
+                if (backingOff > 0) {
+                    // This process's own failure: no claim can succeed before the retry time, so
+                    // events queued meanwhile need not wake it.
+                    TimeUnit.NANOSECONDS.sleep(Math.min(backingOff, pollInterval.toNanos()));
+                    continue;
+                }
                 Optional<OutboxBatch> batch = outbox.claim(endpoint.name(), holder, lease(), eventsPerRequest);
                 if (batch.isPresent()) {
                     deliver(batch.get());
@@ -131,6 +140,7 @@ final class EndpointDispatcher implements AutoCloseable {
         meters.failed().increment(events.size());
         Duration retry = endpoint.retryAfter(batch.attempts() + 1);
         outbox.failed(endpoint.name(), holder, retry);
+        retryAtNanos = System.nanoTime() + retry.toNanos();
         if (!failing) {
             log.warn("notification endpoint {} ({}) did not take {} event(s): {}; retrying with backoff, next in {}",
                     endpoint.name(), endpoint.printableUrl(), events.size(), failure, retry);
@@ -143,5 +153,6 @@ final class EndpointDispatcher implements AutoCloseable {
         running = false;
         thread.interrupt();
         thread.join(endpoint.timeout().plusSeconds(5).toMillis());
+        http.shutdownNow();
     }
 }

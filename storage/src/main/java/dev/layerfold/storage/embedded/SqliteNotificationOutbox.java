@@ -101,6 +101,24 @@ final class SqliteNotificationOutbox implements NotificationOutbox {
     @Override
     public Optional<OutboxBatch> claim(String endpoint, String holder, Duration lease, int max) throws IOException {
         long now = clock.millis();
+        // Most calls find nothing to claim (an idle or backed-off endpoint): a read answers those
+        // without taking the one write lock the API's writes need.
+        boolean claimable = db.read(c -> {
+            try (PreparedStatement query = c.prepareStatement("""
+                    SELECT 1 FROM notification_endpoints WHERE endpoint = ? AND depth > 0 AND not_before_millis <= ?
+                      AND (holder IS NULL OR holder = ? OR lease_until_millis <= ?)""")) {
+                query.setString(1, endpoint);
+                query.setLong(2, now);
+                query.setString(3, holder);
+                query.setLong(4, now);
+                try (ResultSet row = query.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+        if (!claimable) {
+            return Optional.empty();
+        }
         return db.write(c -> {
             int attempts;
             try (PreparedStatement claim = c.prepareStatement("""
