@@ -67,7 +67,13 @@ class NotificationsTest {
                 Map.entry("layerfold.notifications.endpoints[0].max-backoff", "1s"),
                 Map.entry("layerfold.notifications.endpoints[1].name", "pushes"),
                 Map.entry("layerfold.notifications.endpoints[1].url", receiver.url("/pushes")),
-                Map.entry("layerfold.notifications.endpoints[1].ignored-actions", "pull,delete")));
+                Map.entry("layerfold.notifications.endpoints[1].ignored-actions", "pull,delete"),
+                Map.entry("layerfold.notifications.endpoints[2].name", "slow"),
+                Map.entry("layerfold.notifications.endpoints[2].url", receiver.url("/slow")),
+                Map.entry("layerfold.notifications.endpoints[2].ignored-actions", "pull,delete"),
+                Map.entry("layerfold.notifications.endpoints[2].timeout", "1s"),
+                Map.entry("layerfold.notifications.endpoints[2].backoff", "200ms"),
+                Map.entry("layerfold.notifications.endpoints[2].max-backoff", "1s")));
     }
 
     @AfterAll
@@ -230,6 +236,22 @@ class NotificationsTest {
         awaitMetric("layerfold_notifications_outbox_depth", "everything", value -> value == 0);
         assertThat(metric("layerfold_notifications_events_delivered_total", "everything")).isGreaterThanOrEqualTo(4);
         assertThat(metric("layerfold_notifications_events_dropped_total", "everything")).isZero();
+    }
+
+    @Test
+    void aReceiverSlowerThanItsTimeoutIsRetriedWithoutHoldingUpTheOthers(@TempDir Path work) throws Exception {
+        receiver.delay("/slow", Duration.ofSeconds(3));
+        double deliveredBefore = metric("layerfold_notifications_events_delivered_total", "slow");
+        push(work, "for-slow", 40);
+        awaitMetric("layerfold_notifications_events_failed_total", "slow", value -> value > 0);
+        // The other endpoints have the push while the slow one's deliveries time out.
+        awaitEvent("/everything", pushOf("for-slow"));
+        awaitEvent("/pushes", pushOf("for-slow"));
+        assertThat(metric("layerfold_notifications_events_delivered_total", "slow")).isEqualTo(deliveredBefore);
+
+        receiver.delay("/slow", Duration.ZERO);
+        awaitMetric("layerfold_notifications_events_delivered_total", "slow", value -> value > deliveredBefore);
+        awaitMetric("layerfold_notifications_outbox_depth", "slow", value -> value == 0);
     }
 
     private double metric(String name, String endpoint) throws Exception {
