@@ -24,6 +24,7 @@ public final class RegistryRequest {
     private final HttpServletRequest servlet;
     private final QueryParameters query;
     private Access access = Access.EVERYONE;
+    private String id;
 
     RegistryRequest(HttpServletRequest servlet) {
         this.servlet = servlet;
@@ -47,6 +48,24 @@ public final class RegistryRequest {
     /** The client's address as the server sees it (a proxy's, behind one), for the audit log. */
     public String remoteAddress() {
         return servlet.getRemoteAddr();
+    }
+
+    /** The client's address and port, as distribution's notification envelope reports it. */
+    public String remoteAddressAndPort() {
+        return servlet.getRemoteAddr() + ":" + servlet.getRemotePort();
+    }
+
+    /** The port this process answered the request on. */
+    public int localPort() {
+        return servlet.getLocalPort();
+    }
+
+    /** An id of this request, made on first use, for events that name it. */
+    public String id() {
+        if (id == null) {
+            id = java.util.UUID.randomUUID().toString();
+        }
+        return id;
     }
 
     /** {@code scheme://host[:port]} as the client addressed the registry, for URLs it is sent back. */

@@ -1,6 +1,8 @@
 package dev.layerfold.registry.blob;
 
 import dev.layerfold.registry.api.PullListener;
+import dev.layerfold.registry.api.RegistryEvent;
+import dev.layerfold.registry.api.RegistryEventListener;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
 import dev.layerfold.registry.api.Route;
@@ -15,6 +17,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -25,11 +28,16 @@ class BlobHandler implements RouteHandler<Route.Blob> {
 
     private final RepositoryBlobs blobs;
     private final ObjectProvider<PullListener> pulls;
+    private final ObjectProvider<RegistryEventListener> events;
 
-    /** @param pulls told of every blob pulled (the pull counts, the predictor); none when nothing learns from pulls */
-    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls) {
+    /**
+     * @param pulls  told of every blob pulled (the pull counts, the predictor); none when nothing learns from pulls
+     * @param events told of every blob pulled or deleted; none when nothing is notified
+     */
+    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls, ObjectProvider<RegistryEventListener> events) {
         this.blobs = blobs;
         this.pulls = pulls;
+        this.events = events;
     }
 
     @Override
@@ -44,6 +52,7 @@ class BlobHandler implements RouteHandler<Route.Blob> {
             if (!blobs.unlink(route.name(), route.digest())) {
                 throw unknown(route);
             }
+            tell(() -> RegistryEvent.deleted(request, route.name(), "blobs", route.digest()));
             Responses.empty(response, HttpStatus.ACCEPTED);
             return;
         }
@@ -56,7 +65,7 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         if (!request.isHead() && !notModified) {
             Optional<URI> direct = blobs.directUrl(route.digest());
             if (direct.isPresent()) {
-                pulled(route, request);
+                pulled(route, request, size);
                 // No Cache-Control: the URL expires long before the content would.
                 response.setStatus(HttpStatus.TEMPORARY_REDIRECT.value());
                 response.setHeader("Location", direct.get().toString());
@@ -91,14 +100,19 @@ class BlobHandler implements RouteHandler<Route.Blob> {
         response.setContentLengthLong(range.length());
         if (!request.isHead() && range.length() > 0) {
             if (range.first() == 0) { // a resumed download is not another pull
-                pulled(route, request);
+                pulled(route, request, size);
             }
             send(route, range, request, response);
         }
     }
 
-    private void pulled(Route.Blob route, RegistryRequest request) {
+    private void pulled(Route.Blob route, RegistryRequest request, long size) {
         pulls.orderedStream().forEach(listener -> listener.blobPulled(request.puller(), route.name(), route.digest()));
+        tell(() -> RegistryEvent.blobPulled(request, route.name(), route.digest(), size));
+    }
+
+    private void tell(Supplier<RegistryEvent> event) {
+        RegistryEventListener.tell(events, event);
     }
 
     private void send(Route.Blob route, ByteRange range, RegistryRequest request, HttpServletResponse response)

@@ -3,6 +3,8 @@ package dev.layerfold.registry.manifest;
 import dev.layerfold.registry.api.MemoryBudget;
 import dev.layerfold.registry.api.PullListener;
 import dev.layerfold.registry.api.RegistryApiProperties;
+import dev.layerfold.registry.api.RegistryEvent;
+import dev.layerfold.registry.api.RegistryEventListener;
 import dev.layerfold.registry.api.RegistryRequest;
 import dev.layerfold.registry.api.Responses;
 import dev.layerfold.registry.api.Route;
@@ -15,6 +17,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
@@ -30,13 +35,18 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
     private final MemoryBudget memory;
     private final int maxManifestSize;
     private final ObjectProvider<PullListener> pulls;
+    private final ObjectProvider<RegistryEventListener> events;
 
-    /** @param pulls told of every manifest pulled; absent when nothing learns from pulls */
+    /**
+     * @param pulls  told of every manifest pulled; absent when nothing learns from pulls
+     * @param events told of every push, pull and delete; absent when nothing is notified
+     */
     ManifestHandler(ManifestService manifests, MemoryBudget memory, RegistryApiProperties properties,
-                    ObjectProvider<PullListener> pulls) {
+                    ObjectProvider<PullListener> pulls, ObjectProvider<RegistryEventListener> events) {
         this.manifests = manifests;
         this.memory = memory;
         this.pulls = pulls;
+        this.events = events;
         this.maxManifestSize = (int) properties.maxManifestSize().toBytes();
     }
 
@@ -57,6 +67,17 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                     byte[] body = readBounded(request);
                     pushed = manifests.put(route.name(), reference, request.header("Content-Type"), body, extraTags);
                 }
+                List<String> tags = reference instanceof Reference.Tag(String tag)
+                        ? Stream.concat(Stream.of(tag), extraTags.stream()).distinct().toList()
+                        : extraTags;
+                if (tags.isEmpty()) {
+                    tell(() -> RegistryEvent.manifest(RegistryEvent.Action.PUSH, request, route.name(), pushed.digest(),
+                            pushed.mediaType(), pushed.size(), Optional.empty()));
+                }
+                for (String tag : tags) { // an event per tag, as distribution sends for a push by tag
+                    tell(() -> RegistryEvent.manifest(RegistryEvent.Action.PUSH, request, route.name(), pushed.digest(),
+                            pushed.mediaType(), pushed.size(), Optional.of(tag)));
+                }
                 Responses.empty(response, HttpStatus.CREATED);
                 response.setHeader("Location", "/v2/" + route.name() + "/manifests/" + pushed.digest());
                 response.setHeader("Docker-Content-Digest", pushed.digest().toString());
@@ -67,6 +88,10 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
             }
             case "DELETE" -> {
                 manifests.delete(route.name(), reference);
+                tell(() -> switch (reference) {
+                    case Reference.Tag(String tag) -> RegistryEvent.tagDeleted(request, route.name(), tag);
+                    case Reference.ByDigest(var digest) -> RegistryEvent.deleted(request, route.name(), "manifests", digest);
+                });
                 Responses.empty(response, HttpStatus.ACCEPTED);
             }
             default -> {
@@ -84,10 +109,17 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                 if (!request.isHead()) {
                     // Told before the body goes out: the client asks for layers right after it.
                     pulls.orderedStream().forEach(listener -> listener.manifestPulled(request.puller(), route.name(), manifest.digest()));
+                    tell(() -> RegistryEvent.manifest(RegistryEvent.Action.PULL, request, route.name(), manifest.digest(),
+                            manifest.mediaType(), manifest.size(),
+                            reference instanceof Reference.Tag(String tag) ? Optional.of(tag) : Optional.empty()));
                     manifests.stored(route.name(), manifest).send(request, response, 0, manifest.size());
                 }
             }
         }
+    }
+
+    private void tell(Supplier<RegistryEvent> event) {
+        RegistryEventListener.tell(events, event);
     }
 
     /**

@@ -40,7 +40,7 @@ import org.springframework.stereotype.Service;
 class ManifestService {
 
     /** The outcome of a push: where the manifest is, and the subject it refers to, if any. */
-    record Pushed(Digest digest, Optional<Digest> subject) {
+    record Pushed(Digest digest, Optional<Digest> subject, String mediaType, long size) {
     }
 
     private final BlobStore blobs;
@@ -126,7 +126,7 @@ class ManifestService {
         for (String tag : tags) {
             metadata.putTag(repository, tag, digest);
         }
-        return new Pushed(digest, manifest.subject());
+        return new Pushed(digest, manifest.subject(), manifest.mediaType(), bytes.length);
     }
 
     /**

@@ -11,6 +11,8 @@ import dev.layerfold.storage.metadata.ReferrerIndex;
 import dev.layerfold.storage.metadata.RepositoryIndex;
 import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
+import dev.layerfold.storage.notification.NotificationOutbox;
+import dev.layerfold.storage.notification.NotificationStorage;
 import dev.layerfold.storage.predictor.ImageLayers;
 import dev.layerfold.storage.predictor.PredictorStorage;
 import dev.layerfold.storage.predictor.PullHistory;
@@ -26,7 +28,8 @@ import java.time.Clock;
  * Every acknowledged write is on disk; reopening the file finds everything again.
  * Upload timestamps are kept to the millisecond.
  */
-public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage, UsageStorage {
+public final class SqliteMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage, UsageStorage,
+        NotificationStorage {
 
     private final SqliteDatabase db;
     private final RepositoryIndex repositories;
@@ -39,6 +42,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     private final GcIndex gcIndex;
     private final ImageLayers imageLayers;
     private final RepositoryUsage usage;
+    private final NotificationOutbox notificationOutbox;
 
     private SqliteMetadataStore(SqliteDatabase db) {
         this.db = db;
@@ -52,6 +56,7 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
         this.gcIndex = new SqliteGcIndex(db, Clock.systemUTC());
         this.imageLayers = new SqliteImageLayers(db);
         this.usage = new SqliteRepositoryUsage(db);
+        this.notificationOutbox = new SqliteNotificationOutbox(db, Clock.systemUTC());
     }
 
     /** Opens (creating if needed) the database file and its schema. */
@@ -102,6 +107,11 @@ public final class SqliteMetadataStore extends PartitionedMetadataStore implemen
     @Override
     public RepositoryUsage repositoryUsage() {
         return usage;
+    }
+
+    @Override
+    public NotificationOutbox notificationOutbox() {
+        return notificationOutbox;
     }
 
     @Override

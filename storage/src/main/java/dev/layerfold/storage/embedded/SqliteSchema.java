@@ -17,7 +17,9 @@ final class SqliteSchema {
      * 2 added the claims on uploads and the dedup tables; 3 the garbage collector's and the
      * predictor's, pulls per layer, and stored bytes counted per pack rather than per layer (a pack
      * stored by a worker that died before its commit still takes space); 4 the per-repository
-     * accounting. Older files are migrated when opened.
+     * accounting. Older files are migrated when opened. The notification outbox's tables are new
+     * tables only, created in a file of any version when it is opened, so they need no version of their
+     * own (a release that predates them leaves them alone).
      */
     static final int VERSION = 4;
 
@@ -231,6 +233,21 @@ final class SqliteSchema {
             CREATE TABLE IF NOT EXISTS usage_complete (
               one INTEGER PRIMARY KEY CHECK (one = 1)
             );
+            CREATE TABLE IF NOT EXISTS notification_outbox (
+              endpoint TEXT NOT NULL,
+              sequence INTEGER NOT NULL,
+              event TEXT NOT NULL,
+              PRIMARY KEY (endpoint, sequence)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS notification_endpoints (
+              endpoint TEXT PRIMARY KEY,
+              next_sequence INTEGER NOT NULL DEFAULT 1,
+              depth INTEGER NOT NULL DEFAULT 0,
+              holder TEXT,
+              lease_until_millis INTEGER NOT NULL DEFAULT 0,
+              not_before_millis INTEGER NOT NULL DEFAULT 0,
+              attempts INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
             """;
 
     private SqliteSchema() {

@@ -15,6 +15,8 @@ import dev.layerfold.storage.metadata.ReferrerIndex;
 import dev.layerfold.storage.metadata.RepositoryIndex;
 import dev.layerfold.storage.metadata.TagStore;
 import dev.layerfold.storage.metadata.UploadStateStore;
+import dev.layerfold.storage.notification.NotificationOutbox;
+import dev.layerfold.storage.notification.NotificationStorage;
 import dev.layerfold.storage.predictor.ImageLayers;
 import dev.layerfold.storage.predictor.PredictorStorage;
 import dev.layerfold.storage.predictor.PullHistory;
@@ -57,7 +59,7 @@ import java.util.function.UnaryOperator;
  * and tells the client to push the blob again): such uploads start over, nothing pushed is lost.
  */
 public final class RedisMetadataStore extends PartitionedMetadataStore implements DedupStorage, GcStorage, PredictorStorage,
-        dev.layerfold.storage.usage.UsageStorage {
+        dev.layerfold.storage.usage.UsageStorage, NotificationStorage {
 
     private final RedisConnection connection;
     private final RedisLeases leases;
@@ -73,6 +75,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     private final RedisRepositoryUsage usage;
     private final PredictorKeys predictorKeys;
     private final RedisImageLayers imageLayers;
+    private final RedisNotificationOutbox notificationOutbox;
 
     /**
      * Opens the store over its own Redis connection (closed with the store) and a bucket owned by the
@@ -145,6 +148,7 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
         this.usage = new RedisRepositoryUsage(redis, keys, servers);
         this.predictorKeys = new PredictorKeys(namespace);
         this.imageLayers = new RedisImageLayers(redis, predictorKeys);
+        this.notificationOutbox = new RedisNotificationOutbox(redis, keys);
         try {
             index.ensureComplete();
             index.watch(connection.events());
@@ -158,6 +162,12 @@ public final class RedisMetadataStore extends PartitionedMetadataStore implement
     @Override
     public dev.layerfold.storage.usage.RepositoryUsage repositoryUsage() {
         return usage;
+    }
+
+    /** The notification outbox, in Redis only: undelivered events are lost with Redis, nothing else is. */
+    @Override
+    public NotificationOutbox notificationOutbox() {
+        return notificationOutbox;
     }
 
     /** ILmap, in Redis only: it is derived from the manifests, which are in the bucket. */
