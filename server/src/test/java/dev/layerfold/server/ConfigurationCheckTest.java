@@ -2,12 +2,16 @@ package dev.layerfold.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.FileSystemResource;
 
 class ConfigurationCheckTest {
 
@@ -40,6 +44,20 @@ class ConfigurationCheckTest {
                         .contains("did you mean layerfold.predictor.mode?"))
                 .anySatisfy(problem -> assertThat(problem).contains("layerfold.gc.grace is negative"))
                 .anySatisfy(problem -> assertThat(problem).contains("layerfold.api.max-manifest-size is negative"));
+    }
+
+    @Test
+    void theExampleConfigurationFileIsValid() throws Exception {
+        // docs/layerfold.example.yml is what operators copy; every key in it must be one the registry reads.
+        StandardEnvironment environment = new StandardEnvironment();
+        environment.getPropertySources().addFirst(new MapPropertySource("ports", Map.of("server.port", "5000",
+                "management.server.port", "5001")));
+        for (PropertySource<?> source : new YamlPropertySourceLoader().load("example",
+                new FileSystemResource(Path.of("..", "docs", "layerfold.example.yml")))) {
+            environment.getPropertySources().addLast(source);
+        }
+
+        assertThat(ConfigurationCheck.problems(environment, keys)).isEmpty();
     }
 
     @Test
