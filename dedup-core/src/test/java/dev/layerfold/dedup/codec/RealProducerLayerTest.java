@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,7 +49,7 @@ class RealProducerLayerTest {
                 + " && ln -s tar rootfs/usr/bin/gtar && mkdir rootfs/tmp && tar --format=posix -C rootfs -cf layer.tar .");
         tar = shared.resolve("layer.tar");
         layergen = shared.resolve("layergen");
-        Tools.run(Path.of("src/test/layergen").toAbsolutePath(), "go", "build", "-o", layergen.toString(), ".");
+        Tools.run(ReferenceTools.sources("layergen").toAbsolutePath(), "go", "build", "-o", layergen.toString(), ".");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
@@ -52,7 +53,7 @@ final class Tools {
         Path binary = Path.of("target", "go-reference", name).toAbsolutePath();
         Files.createDirectories(binary.getParent());
         try {
-            sh(Path.of("src", "test", module).toAbsolutePath(), goBuild + " -o '" + binary + "' .");
+            sh(ReferenceTools.sources(module).toAbsolutePath(), goBuild + " -o '" + binary + "' .");
         } catch (IOException e) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
                 throw e;

@@ -29,7 +29,7 @@ import java.util.stream.LongStream;
  */
 public final class GoFlateOracle {
 
-    private static final Path SOURCES = Path.of("src", "test", "go");
+    private static final Path SOURCES = ReferenceTools.sources("go");
     private static final Pattern GO_VERSION = Pattern.compile("go1\\.(\\d+)(?:\\.\\d+)?");
     private static final String INSTALLED = "local";
 

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class PgzipOracle {
 
-    private static final Path SOURCES = Path.of("src", "test", "pgzipref");
+    private static final Path SOURCES = ReferenceTools.sources("pgzipref");
     private static final Map<FlateRelease, String> MODFILES = Map.of(
             FlateRelease.COMPRESS_1_20_3, "go.mod",
             FlateRelease.COMPRESS_1_19_2, "compress-1.19.2.mod",

@@ -32,6 +32,15 @@ public final class ReferenceTools {
     private ReferenceTools() {
     }
 
+    /**
+     * A path under the codec's test sources (the Go, C and Python reference programs): the module's
+     * own {@code src/test}, or the directory {@code layerfold.codec.test-sources} names, which the poms
+     * of modules that borrow the codec's oracles set.
+     */
+    public static Path sources(String first, String... more) {
+        return Path.of(System.getProperty("layerfold.codec.test-sources", "src/test")).resolve(Path.of(first, more));
+    }
+
     /** The executable named {@code name} on the PATH, or aborts (fails, under CI) the calling test. */
     public static Path require(String name, String whatIsNotVerified) {
         Optional<Path> found = find(name, List.of());

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  */
 final class SystemZlib {
 
-    private static final Path SCRIPT = Path.of("src", "test", "zlibref", "zlib_reference.py");
+    private static final Path SCRIPT = ReferenceTools.sources("zlibref", "zlib_reference.py");
     private static SystemZlib instance;
 
     private final Process process;

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
+import dev.layerfold.dedup.codec.deflate.zlib.ReferenceTools;
 import org.junit.jupiter.api.Assumptions;
 
 import java.io.IOException;
@@ -20,7 +21,7 @@ import java.util.Map;
  */
 public final class KlauspostZstdOracle {
 
-    private static final Path SOURCES = Path.of("src", "test", "zstdgen");
+    private static final Path SOURCES = ReferenceTools.sources("zstdgen");
     /**
      * For each generation ported, compress releases it is tested against: for 1.18.0 the ends of the
      * range whose sources differ from 1.18.0's only in form (1.17.8 added the RLE block, tested on its
