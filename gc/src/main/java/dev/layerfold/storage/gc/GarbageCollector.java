@@ -1,5 +1,6 @@
 package dev.layerfold.storage.gc;
 
+import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobStore;
@@ -7,7 +8,6 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
-import dev.layerfold.storage.dedup.PackCopier;
 import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
@@ -60,7 +60,7 @@ public final class GarbageCollector {
     }
 
     /** The dedup pipeline's index, the reader of its layer records and the copier of its packs, where deduplication runs. */
-    public record Dedup(DedupIndex index, LayerRecordFiles records, PackCopier packs) {
+    public record Dedup(DedupIndex index, LayerRecordFiles records, LivePackCopier packs) {
     }
 
     private final BlobStore blobs;

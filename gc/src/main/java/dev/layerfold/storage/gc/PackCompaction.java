@@ -1,9 +1,9 @@
 package dev.layerfold.storage.gc;
 
+import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
-import dev.layerfold.storage.dedup.PackCopier;
 import dev.layerfold.storage.dedup.PackCopy;
 import dev.layerfold.storage.dedup.PackUse;
 import java.io.IOException;
@@ -28,12 +28,12 @@ public final class PackCompaction {
 
     private final BlobStore blobs;
     private final DedupIndex index;
-    private final PackCopier copier;
+    private final LivePackCopier copier;
     private final GcSettings settings;
     private final Clock clock;
     private final GarbageCollector.Observer observer;
 
-    public PackCompaction(BlobStore blobs, DedupIndex index, PackCopier copier, GcSettings settings, Clock clock,
+    public PackCompaction(BlobStore blobs, DedupIndex index, LivePackCopier copier, GcSettings settings, Clock clock,
                           GarbageCollector.Observer observer) {
         this.blobs = blobs;
         this.index = index;

@@ -5,7 +5,6 @@ import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
-import dev.layerfold.storage.dedup.PackCopier;
 import dev.layerfold.storage.dedup.PackCopy;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -29,7 +28,7 @@ import java.util.Optional;
  * ranged read, into a new content-addressed pack. Every frame copied was hashed right before, so a
  * damaged frame is never carried over (the copy fails instead, and the pack stays as it is).
  */
-public final class LivePackCopier implements PackCopier {
+public final class LivePackCopier {
 
     /** Frames up to this size are hashed from the one read of the pack; larger ones by a read of their own. */
     private static final int IN_MEMORY_FRAME = 4 << 20;
@@ -44,7 +43,11 @@ public final class LivePackCopier implements PackCopier {
         this.writer = new ContentAddressedWriter(blobs);
     }
 
-    @Override
+    /**
+     * Publishes a new pack holding the frames of {@code pack} whose files the index still locates
+     * there, in their order, and says where each went; empty if none is live. The index is not changed:
+     * the caller switches the files with {@link DedupIndex#relocate}.
+     */
     public Optional<PackCopy> copyLive(Digest pack) throws IOException {
         Map<Digest, ZstdFrames.Frame> frames = framesByFile(pack);
         List<Map.Entry<Digest, ZstdFrames.Frame>> live = new ArrayList<>();
