@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Builds the Go reference programs kept in {@code dedup-core/src/test}, with the local Go toolchain or a given release. */
+/** Builds the Go reference programs kept in {@code dedup-core/codec/src/test}, with the local Go toolchain or a given release. */
 public final class GoPrograms {
 
     private GoPrograms() {
@@ -27,7 +27,7 @@ public final class GoPrograms {
 
     /**
      * Builds package {@code pkg} (e.g. {@code ./flatebench}) of the Go module in
-     * {@code dedup-core/src/test/<module>}, found from the working directory up, into {@code binary}.
+     * {@code dedup-core/codec/src/test/<module>}, found from the working directory up, into {@code binary}.
      */
     public static Path build(String module, String pkg, Path binary) throws IOException, InterruptedException {
         return build(module, pkg, binary, "local");
@@ -54,11 +54,11 @@ public final class GoPrograms {
 
     private static Path sources(String module) {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path sources = dir.resolve("dedup-core/src/test").resolve(module);
+            Path sources = dir.resolve("dedup-core/codec/src/test").resolve(module);
             if (Files.isRegularFile(sources.resolve("go.mod"))) {
                 return sources;
             }
         }
-        throw new IllegalStateException("dedup-core/src/test/" + module + " not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException("dedup-core/codec/src/test/" + module + " not found above " + Path.of("").toAbsolutePath());
     }
 }

@@ -21,7 +21,7 @@ import java.util.Random;
 /**
  * The Go-compatible DEFLATE encoder's throughput against Go's own {@code compress/flate} on the
  * same input and machine (issue 4 targets at least 0.8x). Go is measured in-process by the
- * {@code flatebench} program from {@code dedup-core/src/test/go}, so its process start is not
+ * {@code flatebench} program from {@code dedup-core/codec/src/test/go}, so its process start is not
  * counted. Both sides write the input in 64 KiB pieces and discard the output; their rounds alternate,
  * so that both see the same load on a shared machine. Throughput is per CPU second of the compressing
  * thread on both sides, so that time spent descheduled by other load does not skew the ratio.

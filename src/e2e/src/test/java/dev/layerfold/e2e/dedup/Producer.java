@@ -154,7 +154,7 @@ enum Producer {
             String source = System.getProperty(LAYERGEN_PROPERTY);
             if (source == null) {
                 throw new IllegalStateException("system property " + LAYERGEN_PROPERTY
-                        + " must name dedup-core/src/test/layergen (the e2e pom sets it)");
+                        + " must name dedup-core/codec/src/test/layergen (the e2e pom sets it)");
             }
             Path binary = Files.createTempDirectory("layergen-").resolve("layergen");
             run(List.of("sh", "-c", "cd '" + source + "' && go build -o '" + binary + "' ."));
