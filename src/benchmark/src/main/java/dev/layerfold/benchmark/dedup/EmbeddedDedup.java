@@ -1,6 +1,8 @@
 package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.WorkDirectory;
+import dev.layerfold.dedup.codec.FileContentSource;
+import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;
@@ -26,10 +28,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -135,6 +140,34 @@ final class EmbeddedDedup implements AutoCloseable {
         LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
         LayerRecord record = storedFiles.record(state.record());
         return rebuilder.rebuildFindingRestartPoints(record.recipe(), storedFiles.forProof(record), OutputStream.nullOutputStream());
+    }
+
+    /**
+     * The restore's ceiling on {@code threads} threads: the layer's files read into memory once, then
+     * each {@link Runnable#run} rebuilds the layer from them into nothing, the segments of a layer with
+     * restart points on {@code threads} threads as a restore runs them. What a restore adds to this is
+     * fetching, decompressing and handing over the files, and the output's digest.
+     */
+    Runnable rebuildInMemory(Digest layer, int threads) throws IOException {
+        LayerState.Deduplicated state = (LayerState.Deduplicated) index().layer(layer).orElseThrow();
+        LayerRecord record = storedFiles.record(state.record());
+        Map<FileRef, byte[]> bodies = new HashMap<>();
+        FileContentSource stored = storedFiles.of(record);
+        for (FileRef ref : LayerRecord.filesInOrder(record.recipe())) {
+            if (!bodies.containsKey(ref)) {
+                try (InputStream body = stored.open(ref)) {
+                    bodies.put(ref, body.readAllBytes());
+                }
+            }
+        }
+        LayerRebuilder segmented = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, threads));
+        return () -> {
+            try {
+                segmented.rebuild(record.recipe(), ref -> new ByteArrayInputStream(bodies.get(ref)), OutputStream.nullOutputStream());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
     }
 
     /** Opens the whole rebuilt layer. */

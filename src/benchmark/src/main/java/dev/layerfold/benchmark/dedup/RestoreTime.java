@@ -33,19 +33,73 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
     private static final String SUITE = "dedup";
     private static final byte[] BUFFER = new byte[64 * 1024];
 
+    /** docker's and crane's encoders by default: the layers most pulls rebuild. */
+    private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.dedup.restore.producers", "go-6,go-1")
+            .split(","));
+
     void run(BenchmarkReport report) throws Exception {
-        Producer producer = maker.canMake(Producer.GO_6) ? Producer.GO_6 : Producer.JDK_ZLIB_6;
-        for (long size : sizes) {
-            List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
-            ProducedLayer layer = maker.make(producer.label, files, Instant.parse("2026-02-01T00:00:00Z"), producer);
-            System.out.println("restore, " + layer);
-            try (EmbeddedDedup deduplicated = EmbeddedDedup.create(work); EmbeddedDedup intact = EmbeddedDedup.create(work)) {
-                deduplicated.push(layer);
-                deduplicated.deduplicate(layer);
-                intact.push(layer);
-                measure(layer, deduplicated, intact, report);
+        for (String label : PRODUCERS) {
+            Producer producer = Producer.labelled(label.strip());
+            if (!maker.canMake(producer)) {
+                System.out.println("restore, skipped " + producer.label + ": its encoder is not on this machine");
+                continue;
+            }
+            for (long size : sizes) {
+                List<Path> files = LayerOfSystemFiles.systemFiles(size, Math.min(size / 4, 32L << 20));
+                ProducedLayer layer = maker.make(producer.label, files, Instant.parse("2026-02-01T00:00:00Z"), producer);
+                System.out.println("restore, " + layer);
+                try (EmbeddedDedup deduplicated = EmbeddedDedup.create(work); EmbeddedDedup oneThread = EmbeddedDedup.create(work, 1);
+                     EmbeddedDedup intact = EmbeddedDedup.create(work)) {
+                    deduplicated.push(layer);
+                    deduplicated.deduplicate(layer);
+                    oneThread.push(layer);
+                    oneThread.deduplicate(layer);
+                    intact.push(layer);
+                    measure(layer, deduplicated, intact, report);
+                    measureAgainstCeilings(layer, deduplicated, oneThread, report);
+                }
             }
         }
+    }
+
+    /**
+     * What a restore adds to the encoder's own work (issue 26's target: within 10%): a warm restore on
+     * one thread against the encoder alone, and a warm restore on every core against the same rebuild
+     * from files already in memory on as many threads (the encoder's parallel ceiling from the layer's
+     * restart points; for a layer without points, one thread encodes in both).
+     */
+    private void measureAgainstCeilings(ProducedLayer layer, EmbeddedDedup deduplicated, EmbeddedDedup oneThread, BenchmarkReport report)
+            throws IOException {
+        int rounds = (int) Math.clamp(ROUNDS_BYTES / layer.blob().length, this.rounds, 100);
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<GzipMember> members = new LayerSplitter(StandardEncoders.identifier())
+                .split(new ByteArrayInputStream(layer.blob()), layer.digest().hex(), FileSink.discarding()).recipe().members();
+        Runnable ceiling = deduplicated.rebuildInMemory(layer.digest(), cores);
+        double[] restoreOne = new double[rounds];
+        double[] encoder = new double[rounds];
+        double[] restoreAll = new double[rounds];
+        double[] inMemoryAll = new double[rounds];
+        int warmup = (int) Math.max(1, WARM_UP_BYTES / layer.blob().length);
+        for (int round = -warmup; round < rounds; round++) {
+            double one = timeMillis(() -> oneThread.restore(layer.digest()), layer);
+            long start = System.nanoTime();
+            DedupThroughput.encodeAlone(members, layer.tar());
+            double alone = (System.nanoTime() - start) / 1e6;
+            double all = timeMillis(() -> deduplicated.restore(layer.digest()), layer);
+            start = System.nanoTime();
+            ceiling.run();
+            double inMemory = (System.nanoTime() - start) / 1e6;
+            if (round >= 0) {
+                restoreOne[round] = one;
+                encoder[round] = alone;
+                restoreAll[round] = all;
+                inMemoryAll[round] = inMemory;
+            }
+        }
+        String name = String.format("restore %.0f MB %s", layer.tarMegabytes(), layer.producer().label);
+        report.compare(SUITE, name + " 1 thread, warm, vs encoder alone", "ms", restoreOne, encoder, "encoder alone", false);
+        report.compare(SUITE, name + " " + cores + " threads, warm, vs files in memory on " + cores, "ms", restoreAll, inMemoryAll,
+                "files in memory", false);
     }
 
     private void measure(ProducedLayer layer, EmbeddedDedup deduplicated, EmbeddedDedup intact, BenchmarkReport report)
