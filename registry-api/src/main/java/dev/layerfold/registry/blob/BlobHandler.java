@@ -8,6 +8,7 @@ import dev.layerfold.registry.api.RouteHandler;
 import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.registry.proxy.Upstreams;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,11 +26,13 @@ class BlobHandler implements RouteHandler<Route.Blob> {
 
     private final RepositoryBlobs blobs;
     private final ObjectProvider<PullListener> pulls;
+    private final BlobPullThrough pullThrough;
 
     /** @param pulls told of every blob pulled (the pull counts, the predictor); none when nothing learns from pulls */
-    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls) {
+    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls, BlobPullThrough pullThrough) {
         this.blobs = blobs;
         this.pulls = pulls;
+        this.pullThrough = pullThrough;
     }
 
     @Override
@@ -47,7 +50,20 @@ class BlobHandler implements RouteHandler<Route.Blob> {
             Responses.empty(response, HttpStatus.ACCEPTED);
             return;
         }
-        long size = blobs.size(route.name(), route.digest()).orElseThrow(() -> unknown(route));
+        Optional<Long> held = blobs.size(route.name(), route.digest());
+        if (held.isEmpty()) {
+            Optional<Upstreams.Target> upstream = pullThrough.upstreamOf(route.name());
+            if (upstream.isPresent()) {
+                if (pullThrough.serve(upstream.get(), route, request.isHead(), response)) {
+                    if (!request.isHead()) {
+                        pulled(route, request);
+                    }
+                    return;
+                }
+                held = blobs.size(route.name(), route.digest());
+            }
+        }
+        long size = held.orElseThrow(() -> unknown(route));
         String etag = "\"" + route.digest() + "\"";
         response.setHeader("Docker-Content-Digest", route.digest().toString());
         response.setHeader("ETag", etag);

@@ -30,11 +30,13 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
     private final MemoryBudget memory;
     private final int maxManifestSize;
     private final ObjectProvider<PullListener> pulls;
+    private final ManifestPullThrough pullThrough;
 
     /** @param pulls told of every manifest pulled; absent when nothing learns from pulls */
     ManifestHandler(ManifestService manifests, MemoryBudget memory, RegistryApiProperties properties,
-                    ObjectProvider<PullListener> pulls) {
+                    ObjectProvider<PullListener> pulls, ManifestPullThrough pullThrough) {
         this.manifests = manifests;
+        this.pullThrough = pullThrough;
         this.memory = memory;
         this.pulls = pulls;
         this.maxManifestSize = (int) properties.maxManifestSize().toBytes();
@@ -70,7 +72,7 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                 Responses.empty(response, HttpStatus.ACCEPTED);
             }
             default -> {
-                ManifestRecord manifest = manifests.resolve(route.name(), reference);
+                ManifestRecord manifest = pullThrough.resolve(route.name(), reference);
                 if (!AcceptHeader.accepts(request.headers("Accept"), manifest.mediaType())) {
                     throw RegistryException.of(ErrorCode.MANIFEST_UNKNOWN, "manifest " + reference + " is stored as "
                                     + manifest.mediaType() + ", which the Accept header excludes; add it to Accept",
