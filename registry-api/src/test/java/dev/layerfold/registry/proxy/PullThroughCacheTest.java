@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.registry.RegistryHttpTest;
 import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.gc.CheckReport;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.ManifestTargets;
+import dev.layerfold.storage.gc.RegistryCheck;
+import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -15,10 +22,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -52,6 +61,14 @@ class PullThroughCacheTest extends RegistryHttpTest {
     private BlobStore blobs;
     @Autowired
     private MeterRegistry meters;
+    @Autowired
+    private MetadataStore metadata;
+    @Autowired
+    private GcIndex gcIndex;
+    @Autowired
+    private ManifestTargets targets;
+    @Autowired
+    private Upstreams upstreams;
 
     private static ScriptedUpstream start() {
         try {
@@ -143,6 +160,28 @@ class PullThroughCacheTest extends RegistryHttpTest {
         assertThat(UPSTREAM.requests("GET", "/open/v2/" + repository + "/manifests/" + image.manifest())).isEqualTo(1);
         assertThat(blobs.size(image.layer())).contains((long) image.layerBytes().length);
         assertThat(get("GET", local + "/manifests/" + image.manifest()).body()).isEqualTo(image.manifestBytes());
+    }
+
+    @Test
+    void aManifestIsReferencedAtOnceAndItsUnfetchedBlobsAreNoProblemForTheCheck() throws Exception {
+        String repository = uniqueRepository("lazy");
+        Image image = upstreamImage(repository, "v1", 12, ScriptedUpstream.Behaviour.NORMAL);
+        assertThat(get("GET", "/v2/open/" + repository + "/manifests/v1").status()).isEqualTo(200);
+        RepositoryName local = RepositoryName.of("open/" + repository);
+
+        // The collector keeps the blobs from now on, though they are not fetched yet.
+        assertThat(gcIndex.references(image.layer())).isPositive();
+        assertThat(gcIndex.references(image.config())).isPositive();
+        assertThat(blobs.size(image.layer())).isEmpty();
+
+        Predicate<CheckReport.Problem> here = problem -> problem.repository().equals(local);
+        CheckReport unaware = new RegistryCheck(blobs, BlobContent.intact(blobs), metadata, gcIndex, targets,
+                Optional.empty()).run(false);
+        assertThat(unaware.problems().stream().filter(here).map(CheckReport.Problem::kind))
+                .containsOnly(CheckReport.Kind.BLOB_MISSING);
+        CheckReport aware = new RegistryCheck(blobs, BlobContent.intact(blobs), metadata, gcIndex, targets,
+                Optional.empty(), name -> upstreams.route(name).isPresent()).run(false);
+        assertThat(aware.problems().stream().filter(here)).isEmpty();
     }
 
     @Test
