@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.springframework.security.crypto.bcrypt.BCrypt;
 
 /**
  * Layerfold as a pull-through cache of a real upstream, the CNCF distribution registry started here
@@ -57,7 +59,12 @@ class PullThroughTest {
     private final Skopeo skopeo = Skopeo.onPath();
     private final Crane crane = Crane.installed();
     private Path work;
+    private static final String SIGNED_PREFIX = "signed.test";
+    private static final String WRONG_PREFIX = "wrong.test";
+    private static final String PASSWORD = "pull-secret-" + System.nanoTime();
+
     private RegistryProcess upstream;
+    private RegistryProcess signedUpstream;
     private RegistryProcess layerfold;
 
     @BeforeAll
@@ -65,12 +72,26 @@ class PullThroughTest {
         Files.createDirectories(TARGET);
         work = Files.createTempDirectory(TARGET.toAbsolutePath(), "e2e-pull-through-");
         upstream = ReferenceRegistryProcess.start(work.resolve("upstream"), TARGET.resolve("registry-logs"));
-        layerfold = LayerfoldProcess.start("256m", work.resolve("layerfold"), TARGET.resolve("registry-logs"), List.of(), Map.of(
+        Path htpasswd = Files.writeString(work.resolve("htpasswd"), "puller:" + BCrypt.hashpw(PASSWORD, BCrypt.gensalt(4)) + "\n");
+        signedUpstream = ReferenceRegistryProcess.startWithHtpasswd(work.resolve("signed-upstream"),
+                TARGET.resolve("registry-logs"), htpasswd);
+        Map<String, String> properties = new HashMap<>(Map.of(
                 "layerfold.proxy.upstreams[0].prefix", PREFIX,
                 "layerfold.proxy.upstreams[0].url", upstream.baseUri().toString(),
                 "layerfold.proxy.upstreams[0].tag-ttl", TAG_TTL.toSeconds() + "s",
                 "layerfold.proxy.upstreams[0].registry-mirror", "true",
                 "layerfold.proxy.read-timeout", "5s"));
+        properties.putAll(Map.of(
+                "layerfold.proxy.upstreams[1].prefix", SIGNED_PREFIX,
+                "layerfold.proxy.upstreams[1].url", signedUpstream.baseUri().toString(),
+                "layerfold.proxy.upstreams[1].username", "puller",
+                "layerfold.proxy.upstreams[1].password", PASSWORD,
+                "layerfold.proxy.upstreams[2].prefix", WRONG_PREFIX,
+                "layerfold.proxy.upstreams[2].url", signedUpstream.baseUri().toString(),
+                "layerfold.proxy.upstreams[2].username", "puller",
+                "layerfold.proxy.upstreams[2].password", "not-" + PASSWORD));
+        layerfold = LayerfoldProcess.start("256m", work.resolve("layerfold"), TARGET.resolve("registry-logs"), List.of(),
+                properties);
     }
 
     @AfterAll
@@ -80,6 +101,9 @@ class PullThroughTest {
         }
         if (upstream != null) {
             upstream.close();
+        }
+        if (signedUpstream != null) {
+            signedUpstream.close();
         }
         try (Stream<Path> files = Files.walk(work)) {
             for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -151,6 +175,27 @@ class PullThroughTest {
 
     @Test
     @Order(3)
+    void anUpstreamThatRequiresSignInIsSignedInToAsConfiguredAndThePasswordIsNeverLogged() throws Exception {
+        OciLayout pushed = OciLayout.create(work.resolve("private"));
+        ImageWriter images = new ImageWriter(pushed);
+        Descriptor image = images.image(new Platform("linux", "amd64"), List.of(images.layer(20, 5, 50_000)));
+        pushed.tag("v1", image);
+        skopeo.copy(pushed.skopeoReference("v1"), "docker://" + signedUpstream.hostAndPort() + "/e2e/private:v1",
+                "--preserve-digests", "--dest-tls-verify=false", "--dest-creds=puller:" + PASSWORD);
+
+        Path pulled = work.resolve("private-pulled");
+        crane.pull(layerfold.hostAndPort() + "/" + SIGNED_PREFIX + "/e2e/private:v1", pulled);
+        assertSameClosure(pushed, OciLayout.open(pulled), image.digest());
+
+        HttpResponse<String> refused = HTTP.send(HttpRequest.newBuilder(layerfold.baseUri()
+                .resolve("/v2/" + WRONG_PREFIX + "/e2e/private/manifests/v1")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.body()).contains("UNAVAILABLE").contains("unauthorized");
+        assertThat(Files.readString(layerfold.log())).doesNotContain(PASSWORD);
+    }
+
+    @Test
+    @Order(4)
     void anUpstreamKilledMidBlobLeavesAnErrorAndNothingPartialThenCachedTagsStillServe() throws Exception {
         // A blob of 96 MiB of noise, pushed to the upstream in one request.
         byte[] noise = new byte[96 << 20];
