@@ -28,6 +28,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,9 @@ class BlobPullThrough {
     private static final Duration LEASE_LIFETIME = Duration.ofSeconds(30);
     /** How long a process waits for another one's fetch of the same blob before fetching it as well. */
     private static final Duration LEASE_WAIT = Duration.ofMinutes(10);
+    /** How often a request following another one's fetch looks for more bytes in the upload. */
+    private static final long FOLLOW_POLL_MILLIS = 20;
+    private static final int FOLLOW_BUFFER = 64 * 1024;
 
     private final Upstreams upstreams;
     private final BlobStore blobs;
@@ -57,7 +61,7 @@ class BlobPullThrough {
     private final CollectorFence fence;
     private final PulledLayers pulledLayers;
     private final ObjectProvider<Leases> leases;
-    private final ConcurrentMap<Digest, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Digest, Fetch> inFlight = new ConcurrentHashMap<>();
 
     BlobPullThrough(Upstreams upstreams, BlobStore blobs, BlobContent content, MetadataStore metadata,
                     CollectorFence fence, PulledLayers pulledLayers, ObjectProvider<Leases> leases) {
@@ -92,17 +96,20 @@ class BlobPullThrough {
                 answerHead(target, route, response);
                 return true;
             }
-            CompletableFuture<Void> mine = new CompletableFuture<>();
-            CompletableFuture<Void> running = inFlight.putIfAbsent(route.digest(), mine);
+            Fetch mine = new Fetch();
+            Fetch running = inFlight.putIfAbsent(route.digest(), mine);
             if (running == null) {
                 try {
-                    return fetch(target, route, response);
+                    return fetch(target, route, response, mine);
                 } finally {
                     inFlight.remove(route.digest(), mine);
-                    mine.complete(null);
+                    mine.finish(false);
                 }
             }
-            awaitOther(running);
+            if (blobs.canReadUploads() && follow(target, route, running, response)) {
+                return true;
+            }
+            running.await();
             if (attempt > 0) {
                 // Another request's fetch failed twice: this one would most likely fail the same way.
                 throw RegistryException.of(ErrorCode.UNAVAILABLE, "blob " + route.digest() + " could not be fetched from "
@@ -111,18 +118,125 @@ class BlobPullThrough {
         }
     }
 
-    private static void awaitOther(CompletableFuture<Void> running) throws InterruptedIOException {
+    /**
+     * This process's fetch of one blob, which other requests for it follow: the upload it fills, once
+     * started, and whether it ended published.
+     */
+    private static final class Fetch {
+        private final CountDownLatch started = new CountDownLatch(1);
+        private final CompletableFuture<Boolean> outcome = new CompletableFuture<>();
+        private volatile String uploadId;
+        private volatile long length = -1;
+
+        void started(String uploadId, long length) {
+            this.uploadId = uploadId;
+            this.length = length;
+            started.countDown();
+        }
+
+        void finish(boolean published) {
+            started.countDown();
+            outcome.complete(published);
+        }
+
+        boolean awaitStarted() throws InterruptedIOException {
+            try {
+                started.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted waiting for another request's fetch of the blob");
+            }
+            return uploadId != null;
+        }
+
+        boolean await() throws InterruptedIOException {
+            try {
+                return outcome.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted waiting for another request's fetch of the blob");
+            } catch (ExecutionException e) {
+                return false; // never completed exceptionally
+            }
+        }
+    }
+
+    /**
+     * Streams the blob to a request that came while another one fetches it, from the upload as it grows
+     * (on stores that can read an upload back), so this client does not wait for the whole blob either.
+     * Like the fetching request, it holds back the last byte until the fetch was verified and published,
+     * so a fetch that fails leaves this client, too, with a download cut short. False if there is nothing
+     * to follow (the fetch has not started an upload, or does not know the length): then wait for it.
+     */
+    private boolean follow(Upstreams.Target target, Route.Blob route, Fetch running, HttpServletResponse response)
+            throws IOException {
+        if (!running.awaitStarted() || running.length <= 0) {
+            return false;
+        }
+        Digest digest = route.digest();
+        long length = running.length;
+        confirmAtUpstream(target, route);
+        response.setStatus(HttpStatus.OK.value());
+        response.setHeader("Docker-Content-Digest", digest.toString());
+        response.setHeader("ETag", "\"" + digest + "\"");
+        response.setContentType("application/octet-stream");
+        response.setContentLengthLong(length);
+        var out = response.getOutputStream();
+        byte[] buffer = new byte[(int) Math.min(length, FOLLOW_BUFFER)];
+        long sent = 0;
+        while (sent < length - 1 && !running.outcome.isDone()) {
+            long copied = 0;
+            try (var in = blobs.openUpload(running.uploadId, sent)) {
+                for (int n; sent + copied < length - 1
+                        && (n = in.read(buffer, 0, (int) Math.min(buffer.length, length - 1 - sent - copied))) > 0; ) {
+                    out.write(buffer, 0, n);
+                    copied += n;
+                }
+            } catch (java.nio.file.NoSuchFileException | dev.layerfold.storage.blob.UploadNotFoundException gone) {
+                // published (renamed) or aborted: the outcome says which
+                running.await();
+            }
+            sent += copied;
+            if (copied == 0 && !running.outcome.isDone()) {
+                sleep(FOLLOW_POLL_MILLIS);
+            }
+        }
+        if (!running.await()) {
+            if (sent == 0 && !response.isCommitted()) {
+                response.reset();
+                throw RegistryException.of(ErrorCode.UNAVAILABLE, "blob " + digest + " could not be fetched from upstream "
+                        + target.upstream().name() + "; retry", Map.of("digest", digest.toString()));
+            }
+            throw new BrokenResponseException("the fetch of " + digest + " this request followed failed", null);
+        }
+        try (var rest = blobs.open(digest, sent, -1).orElseThrow(() -> new BrokenResponseException(
+                "blob " + digest + " vanished right after its fetch", null))) {
+            for (int n; (n = rest.read(buffer)) > 0; ) {
+                out.write(buffer, 0, n);
+            }
+        }
+        fence.touchBeforePublishing(route.name(), digest);
+        metadata.linkBlob(route.name(), digest);
+        return true;
+    }
+
+    private static void sleep(long millis) throws InterruptedIOException {
         try {
-            running.get();
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted waiting for another request's fetch of the blob");
-        } catch (ExecutionException e) {
-            // never completed exceptionally
+            throw new InterruptedIOException("interrupted following another request's fetch of the blob");
         }
     }
 
     private void linkIfUpstreamHas(Upstreams.Target target, Route.Blob route) throws IOException {
+        confirmAtUpstream(target, route);
+        fence.touchBeforePublishing(route.name(), route.digest());
+        metadata.linkBlob(route.name(), route.digest());
+    }
+
+    /** Asks the upstream whether the repository has the blob: a digest alone must not open bytes pulled for another. */
+    private void confirmAtUpstream(Upstreams.Target target, Route.Blob route) throws IOException {
         try (Upstream.Response answer = target.upstream().send("HEAD", target.repository(), "blobs/" + route.digest(),
                 "blob", List.of())) {
             if (answer.status() == 404) {
@@ -131,8 +245,6 @@ class BlobPullThrough {
         } catch (UpstreamException e) {
             throw e.toRegistryError("blob " + route.digest() + " of " + route.name());
         }
-        fence.touchBeforePublishing(route.name(), route.digest());
-        metadata.linkBlob(route.name(), route.digest());
     }
 
     private void answerHead(Upstreams.Target target, Route.Blob route, HttpServletResponse response) throws IOException {
@@ -153,14 +265,14 @@ class BlobPullThrough {
     }
 
     /** Fetches the blob, this process's only fetch of it; across processes, the lease holder's only. */
-    private boolean fetch(Upstreams.Target target, Route.Blob route, HttpServletResponse response) throws IOException {
+    private boolean fetch(Upstreams.Target target, Route.Blob route, HttpServletResponse response, Fetch fetch) throws IOException {
         try (Lease lease = lease(route.digest())) {
             if (lease != null && content.size(route.digest()).isPresent()) {
                 // Another process fetched it while this one waited for the lease.
                 linkIfUpstreamHas(target, route);
                 return false;
             }
-            return stream(target, route, response);
+            return stream(target, route, response, fetch);
         }
     }
 
@@ -177,7 +289,8 @@ class BlobPullThrough {
         }
     }
 
-    private boolean stream(Upstreams.Target target, Route.Blob route, HttpServletResponse response) throws IOException {
+    private boolean stream(Upstreams.Target target, Route.Blob route, HttpServletResponse response, Fetch fetch)
+            throws IOException {
         Upstream upstream = target.upstream();
         Digest digest = route.digest();
         Upstream.Response answer;
@@ -200,6 +313,7 @@ class BlobPullThrough {
             }
             String uploadId = "pull-through-" + UUID.randomUUID();
             blobs.startUpload(uploadId);
+            fetch.started(uploadId, length);
             boolean published = false;
             try {
                 VerifyingTee tee = new VerifyingTee(answer.body(), upstream, digest, length, response.getOutputStream());
@@ -212,6 +326,7 @@ class BlobPullThrough {
                 published = true;
                 metadata.linkBlob(route.name(), digest);
                 pulledLayers.arrived(digest);
+                fetch.finish(true);
                 tee.release();
                 return true;
             } catch (IOException | RuntimeException e) {

@@ -89,7 +89,7 @@ class PullThroughCacheTest extends RegistryHttpTest {
         properties.add("layerfold.proxy.upstreams[1].password", () -> ScriptedUpstream.PASSWORD);
         properties.add("layerfold.proxy.upstreams[2].prefix", () -> "limited");
         properties.add("layerfold.proxy.upstreams[2].url", () -> UPSTREAM.url("limited").toString());
-        properties.add("layerfold.proxy.read-timeout", () -> "2s");
+        properties.add("layerfold.proxy.read-timeout", () -> "4s");
         properties.add("layerfold.proxy.max-redirects", () -> "3");
         properties.add("layerfold.api.max-manifest-size", () -> "256KB");
     }
@@ -104,8 +104,13 @@ class PullThroughCacheTest extends RegistryHttpTest {
     }
 
     private Image upstreamImage(String repository, String tag, long seed, ScriptedUpstream.Behaviour layerBehaviour) {
+        return upstreamImage(repository, tag, seed, layerBehaviour, 300_000);
+    }
+
+    private Image upstreamImage(String repository, String tag, long seed, ScriptedUpstream.Behaviour layerBehaviour,
+                                int layerSize) {
         byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"seed\":" + seed + "}").getBytes(StandardCharsets.UTF_8);
-        byte[] layer = new byte[300_000];
+        byte[] layer = new byte[layerSize];
         new Random(seed).nextBytes(layer);
         Digest configDigest = UPSTREAM.blob(config, ScriptedUpstream.Behaviour.NORMAL);
         Digest layerDigest = UPSTREAM.blob(layer, layerBehaviour);
@@ -223,6 +228,42 @@ class PullThroughCacheTest extends RegistryHttpTest {
             assertThat(answer.body()).isEqualTo(image.layerBytes());
         }
         assertThat(UPSTREAM.requests("GET", "/open/v2/" + repository + "/blobs/" + image.layer())).isEqualTo(1);
+    }
+
+    @Test
+    void aRequestThatComesDuringAFetchIsStreamedFromItRatherThanMadeToWait() throws Exception {
+        String repository = uniqueRepository("follow");
+        // Larger than what the filesystem store gathers before it writes (256 KiB): a follower trails by as much.
+        Image image = upstreamImage(repository, "v1", 13, ScriptedUpstream.Behaviour.SLOW, 4 << 20);
+        String path = "/v2/open/" + repository + "/blobs/" + image.layer();
+        CompletableFuture<Answer> leader = CompletableFuture.supplyAsync(() -> {
+            try {
+                return get("GET", path);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String upstreamPath = "/open/v2/" + repository + "/blobs/" + image.layer();
+        for (int waited = 0; UPSTREAM.requests("GET", upstreamPath) == 0 && waited < 100; waited++) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(300); // the upstream has sent the first half and now stalls for 2.5 s
+
+        HttpResponse<java.io.InputStream> follower = CLIENT.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(follower.statusCode()).isEqualTo(200);
+        byte[] received;
+        try (java.io.InputStream body = follower.body()) {
+            byte[] firstHalf = body.readNBytes(image.layerBytes().length / 2 - (256 << 10));
+            assertThat(blobs.size(image.layer())).as("published before the follower had most of the first half").isEmpty();
+            byte[] rest = body.readAllBytes();
+            received = Arrays.copyOf(firstHalf, firstHalf.length + rest.length);
+            System.arraycopy(rest, 0, received, firstHalf.length, rest.length);
+        }
+        assertThat(received).isEqualTo(image.layerBytes());
+        assertThat(leader.get(30, TimeUnit.SECONDS).body()).isEqualTo(image.layerBytes());
+        assertThat(UPSTREAM.requests("GET", upstreamPath)).isEqualTo(1);
+        assertThat(get("GET", path).body()).isEqualTo(image.layerBytes());
     }
 
     @Test

@@ -160,7 +160,7 @@ final class ScriptedUpstream implements AutoCloseable {
                 int half = blob.bytes().length / 2;
                 out.write(blob.bytes(), 0, half);
                 out.flush();
-                sleep(blob.behaviour() == Behaviour.SLOW ? 1_000 : 60_000);
+                sleep(blob.behaviour() == Behaviour.SLOW ? 2_500 : 60_000);
                 out.write(blob.bytes(), half, blob.bytes().length - half);
             }
         }
