@@ -104,8 +104,8 @@ class ManifestPullThrough {
             Optional<Digest> current = upstreamDigest(target, tag);
             if (current.isEmpty()) {
                 if (held.isPresent()) {
-                    // Gone upstream: the copy here stays until someone deletes it, as a pushed tag would.
-                    upstream.staleServed();
+                    // Gone upstream (or pushed here only): the copy here stays until someone deletes it.
+                    confirmed.put(key, now);
                     return manifests.resolve(repository, new Reference.Tag(tag));
                 }
                 throw unknown(target, repository, new Reference.Tag(tag));

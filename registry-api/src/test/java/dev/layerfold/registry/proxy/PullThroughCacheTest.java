@@ -357,6 +357,26 @@ class PullThroughCacheTest extends RegistryHttpTest {
     }
 
     @Test
+    void aTagDeletedUpstreamIsStillServedHereWithoutCountingAFailure() throws Exception {
+        String repository = uniqueRepository("deleted");
+        Image image = upstreamImage(repository, "v1", 14, ScriptedUpstream.Behaviour.NORMAL);
+        String path = "/v2/open/" + repository + "/manifests/v1";
+        assertThat(get("GET", path).body()).isEqualTo(image.manifestBytes());
+        UPSTREAM.removeTag(repository, "v1");
+        Thread.sleep(1_200);
+        double staleBefore = meters.get("layerfold.upstream.stale.served").tag("upstream", "open").counter().count();
+        String upstreamPath = "/open/v2/" + repository + "/manifests/v1";
+        int headsBefore = UPSTREAM.requests("HEAD", upstreamPath);
+        for (int i = 0; i < 2; i++) {
+            Answer answer = get("GET", path);
+            assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo(image.manifestBytes());
+        }
+        assertThat(UPSTREAM.requests("HEAD", upstreamPath) - headsBefore).as("asked once per TTL").isEqualTo(1);
+        assertThat(meters.get("layerfold.upstream.stale.served").tag("upstream", "open").counter().count()).isEqualTo(staleBefore);
+    }
+
+    @Test
     void aTagTheUpstreamDoesNotHaveIsUnknown() throws Exception {
         Answer answer = get("GET", "/v2/open/" + uniqueRepository("absent") + "/manifests/v1");
         assertThat(answer.status()).as(answer.text()).isEqualTo(404);

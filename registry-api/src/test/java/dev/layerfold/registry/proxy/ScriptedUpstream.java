@@ -76,6 +76,11 @@ final class ScriptedUpstream implements AutoCloseable {
         mediaTypes.put(repository + ":" + claimed, mediaType);
     }
 
+    void removeTag(String repository, String tag) {
+        manifests.remove(repository + ":" + tag);
+        mediaTypes.remove(repository + ":" + tag);
+    }
+
     Digest blob(byte[] bytes, Behaviour behaviour) {
         Digest digest = Digest.sha256(bytes);
         blobs.put(digest, new Blob(bytes, behaviour));
