@@ -321,13 +321,14 @@ class BlobPullThrough {
                 if (!tee.verified()) {
                     throw upstream.failure(UpstreamException.Reason.TRUNCATED, "the body of " + digest + " was not read to its end");
                 }
+                // Verified: the client may have its last piece now, without waiting for the publish's fsync.
+                tee.release();
                 fence.touchBeforePublishing(route.name(), digest);
                 blobs.publish(uploadId, digest);
                 published = true;
                 metadata.linkBlob(route.name(), digest);
                 pulledLayers.arrived(digest);
                 fetch.finish(true);
-                tee.release();
                 return true;
             } catch (IOException | RuntimeException e) {
                 answer.abort();

@@ -12,8 +12,8 @@ import java.security.MessageDigest;
 /**
  * An upstream's blob body as it is read into storage, hashed on the way and copied to the client that
  * asked for it. The client gets every byte but the last piece read as soon as it arrives; the last piece
- * is held back until the whole body was found to have the expected digest and length and was stored
- * ({@link #release}). A wrong or short body thus fails the read (so storage keeps nothing), and the client,
+ * is held back until the whole body was found to have the expected digest and length ({@link #release}).
+ * A wrong or short body thus fails the read (so storage keeps nothing), and the client,
  * whose response then ends short of its Content-Length, never gets a complete wrong blob.
  *
  * <p>A client that goes away does not stop the fetch: the blob is still stored for the next one.

@@ -39,6 +39,17 @@ public final class ReferenceRegistryProcess {
                 """.formatted(htpasswd.toAbsolutePath()), dataDir, logDir);
     }
 
+    /**
+     * Starts the reference registry on the filesystem as its own pull-through cache of {@code remote}
+     * ({@code proxy.remoteurl}): the peer of Layerfold's pull-through cache.
+     */
+    public static RegistryProcess startAsCacheOf(URI remote, Path dataDir, Path logDir) throws IOException, InterruptedException {
+        return start(filesystem(dataDir), List.of(), """
+                proxy:
+                  remoteurl: %s
+                """.formatted(remote), dataDir, logDir);
+    }
+
     private static String filesystem(Path dataDir) {
         return """
                   filesystem:
