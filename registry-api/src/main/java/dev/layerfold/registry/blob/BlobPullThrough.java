@@ -321,7 +321,7 @@ class BlobPullThrough {
                 if (!tee.verified()) {
                     throw upstream.failure(UpstreamException.Reason.TRUNCATED, "the body of " + digest + " was not read to its end");
                 }
-                // Verified: the client may have its last piece now, without waiting for the publish's fsync.
+                // Verified: the client may have its last byte now, without waiting for the publish's fsync.
                 tee.release();
                 fence.touchBeforePublishing(route.name(), digest);
                 blobs.publish(uploadId, digest);

@@ -11,8 +11,8 @@ import java.security.MessageDigest;
 
 /**
  * An upstream's blob body as it is read into storage, hashed on the way and copied to the client that
- * asked for it. The client gets every byte but the last piece read as soon as it arrives; the last piece
- * is held back until the whole body was found to have the expected digest and length ({@link #release}).
+ * asked for it. The client gets every byte but the last one as soon as it arrives; the last byte is held
+ * back until the whole body was found to have the expected digest and length ({@link #release}).
  * A wrong or short body thus fails the read (so storage keeps nothing), and the client,
  * whose response then ends short of its Content-Length, never gets a complete wrong blob.
  *
@@ -26,8 +26,8 @@ final class VerifyingTee extends FilterInputStream {
     private final MessageDigest hash;
     private final OutputStream client;
     private boolean clientGone;
-    private byte[] held = new byte[0];
-    private int heldLength;
+    private final byte[] held = new byte[1];
+    private boolean holding;
     private long count;
     private boolean verified;
 
@@ -54,18 +54,22 @@ final class VerifyingTee extends FilterInputStream {
             verify();
             return -1;
         }
+        if (read == 0) {
+            return 0;
+        }
         count += read;
         if (expectedLength >= 0 && count > expectedLength) {
             throw upstream.failure(UpstreamException.Reason.TRUNCATED, "sent more than the " + expectedLength
                     + " bytes it announced for " + expected);
         }
         hash.update(buffer, offset, read);
-        toClient(held, heldLength);
-        if (held.length < read) {
-            held = new byte[Math.max(read, held.length * 2)];
+        // Only the last byte read is held back: copying whole pieces aside would cost a copy of every byte.
+        if (holding) {
+            toClient(held, 0, 1);
         }
-        System.arraycopy(buffer, offset, held, 0, read);
-        heldLength = read;
+        toClient(buffer, offset, read - 1);
+        held[0] = buffer[offset + read - 1];
+        holding = true;
         return read;
     }
 
@@ -95,14 +99,15 @@ final class VerifyingTee extends FilterInputStream {
         return verified;
     }
 
-    /** Sends the piece held back, once the body is verified and stored. */
+    /** Sends the byte held back, once the body is verified. */
     void release() throws IOException {
         if (!verified) {
             throw new IllegalStateException("the body of " + expected + " was not verified");
         }
-        toClient(held, heldLength);
-        heldLength = 0;
-        held = new byte[0];
+        if (holding) {
+            toClient(held, 0, 1);
+            holding = false;
+        }
         if (!clientGone) {
             try {
                 client.flush();
@@ -112,12 +117,12 @@ final class VerifyingTee extends FilterInputStream {
         }
     }
 
-    private void toClient(byte[] bytes, int length) {
+    private void toClient(byte[] bytes, int offset, int length) {
         if (clientGone || length == 0) {
             return;
         }
         try {
-            client.write(bytes, 0, length);
+            client.write(bytes, offset, length);
         } catch (IOException e) {
             clientGone = true;
         }
