@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.registry.manifest.Retention;
+import dev.layerfold.registry.proxy.Upstreams;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
@@ -58,7 +59,7 @@ public class GcConfiguration {
 
     @Bean
     RegistryCheck registryCheck(BlobStore blobs, BlobContent content, MetadataStore metadata, GcIndex index,
-                                DedupIndex dedup, ManifestTargets targets) {
+                                DedupIndex dedup, ManifestTargets targets, ObjectProvider<Upstreams> upstreams) {
         StoredFiles files = new StoredFiles(blobs);
         RegistryCheck.FileVerifier verifier = (file, location) -> {
             // Reading to the end proves the digest and size: StoredFiles fails a stream that ends otherwise.
@@ -69,8 +70,11 @@ public class GcConfiguration {
                 return false;
             }
         };
+        Upstreams proxied = upstreams.getIfAvailable();
+        // A pulled-through repository holds only what clients asked for; the rest is at its upstream.
         return new RegistryCheck(blobs, content, metadata, index, targets,
-                Optional.of(new RegistryCheck.Dedup(dedup, files, verifier)));
+                Optional.of(new RegistryCheck.Dedup(dedup, files, verifier)),
+                repository -> proxied != null && proxied.route(repository).isPresent());
     }
 
     @Bean(destroyMethod = "close")

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Proves the registry whole, from the links down to the bytes: every tag resolves, every manifest's
@@ -55,9 +56,20 @@ public final class RegistryCheck {
     private final GcIndex gc;
     private final ManifestTargets targets;
     private final Optional<Dedup> dedup;
+    private final Predicate<RepositoryName> fetchedOnDemand;
 
     public RegistryCheck(BlobStore blobs, BlobContent content, MetadataStore metadata, GcIndex gc,
                          ManifestTargets targets, Optional<Dedup> dedup) {
+        this(blobs, content, metadata, gc, targets, dedup, repository -> false);
+    }
+
+    /**
+     * @param fetchedOnDemand repositories cached from an upstream, whose manifests name blobs and child
+     *     manifests that are fetched only when a client asks for them: their absence is no problem
+     */
+    public RegistryCheck(BlobStore blobs, BlobContent content, MetadataStore metadata, GcIndex gc,
+                         ManifestTargets targets, Optional<Dedup> dedup, Predicate<RepositoryName> fetchedOnDemand) {
+        this.fetchedOnDemand = fetchedOnDemand;
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
@@ -159,6 +171,9 @@ public final class RegistryCheck {
 
         void checkBlob(RepositoryName repository, Digest blob) throws IOException {
             if (content.size(blob).isEmpty()) {
+                if (fetchedOnDemand.test(repository)) {
+                    return;
+                }
                 problem(CheckReport.Kind.BLOB_MISSING, repository, blob, "neither intact nor rebuildable", false);
                 return;
             }

@@ -10,6 +10,7 @@ import dev.layerfold.registry.api.RouteHandler;
 import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
+import dev.layerfold.registry.proxy.Upstreams;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,15 +30,19 @@ class BlobHandler implements RouteHandler<Route.Blob> {
     private final RepositoryBlobs blobs;
     private final ObjectProvider<PullListener> pulls;
     private final ObjectProvider<RegistryEventListener> events;
+    private final BlobPullThrough pullThrough;
 
     /**
-     * @param pulls  told of every blob pulled (the pull counts, the predictor); none when nothing learns from pulls
-     * @param events told of every blob pulled or deleted; none when nothing is notified
+     * @param pulls       told of every blob pulled (the pull counts, the predictor); none when nothing learns from pulls
+     * @param events      told of every blob pulled or deleted; none when nothing is notified
+     * @param pullThrough fetches what a proxied repository lacks from its upstream
      */
-    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls, ObjectProvider<RegistryEventListener> events) {
+    BlobHandler(RepositoryBlobs blobs, ObjectProvider<PullListener> pulls, ObjectProvider<RegistryEventListener> events,
+                BlobPullThrough pullThrough) {
         this.blobs = blobs;
         this.pulls = pulls;
         this.events = events;
+        this.pullThrough = pullThrough;
     }
 
     @Override
@@ -56,7 +61,20 @@ class BlobHandler implements RouteHandler<Route.Blob> {
             Responses.empty(response, HttpStatus.ACCEPTED);
             return;
         }
-        long size = blobs.size(route.name(), route.digest()).orElseThrow(() -> unknown(route));
+        Optional<Long> held = blobs.size(route.name(), route.digest());
+        if (held.isEmpty()) {
+            Optional<Upstreams.Target> upstream = pullThrough.upstreamOf(route.name());
+            if (upstream.isPresent()) {
+                if (pullThrough.serve(upstream.get(), route, request.isHead(), response)) {
+                    if (!request.isHead()) {
+                        pulled(route, request, blobs.size(route.name(), route.digest()).orElse(0L));
+                    }
+                    return;
+                }
+                held = blobs.size(route.name(), route.digest());
+            }
+        }
+        long size = held.orElseThrow(() -> unknown(route));
         String etag = "\"" + route.digest() + "\"";
         response.setHeader("Docker-Content-Digest", route.digest().toString());
         response.setHeader("ETag", etag);

@@ -24,6 +24,8 @@ public enum ErrorCode {
     /** Sent with a {@code WWW-Authenticate} challenge that tells the client how to sign in. */
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     DENIED(HttpStatus.FORBIDDEN),
+    /** The reference registry's code for a service it depends on being down: here, a pull-through upstream. */
+    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
     /** Not a spec code: what the reference registry sends with a 500, when the fault is ours. */
     UNKNOWN(HttpStatus.INTERNAL_SERVER_ERROR);
 

@@ -71,6 +71,15 @@ class RegistryErrorHandler {
                 .withHeader("Retry-After", Long.toString(Math.max(1, e.retryAfter().toSeconds()))), response);
     }
 
+    /** Rethrown once committed: the container then closes the connection instead of ending the response cleanly. */
+    @ExceptionHandler(BrokenResponseException.class)
+    ResponseEntity<byte[]> brokenResponse(BrokenResponseException e, HttpServletResponse response) throws BrokenResponseException {
+        if (response.isCommitted()) {
+            throw e;
+        }
+        return unexpected(e, response);
+    }
+
     @ExceptionHandler(RequestBodyException.class)
     ResponseEntity<byte[]> brokenBody(RequestBodyException e, HttpServletResponse response) {
         return registry(RegistryException.of(e.code(), e.getMessage()), response);

@@ -36,14 +36,18 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
     private final int maxManifestSize;
     private final ObjectProvider<PullListener> pulls;
     private final ObjectProvider<RegistryEventListener> events;
+    private final ManifestPullThrough pullThrough;
 
     /**
-     * @param pulls  told of every manifest pulled; absent when nothing learns from pulls
-     * @param events told of every push, pull and delete; absent when nothing is notified
+     * @param pulls       told of every manifest pulled; absent when nothing learns from pulls
+     * @param events      told of every push, pull and delete; absent when nothing is notified
+     * @param pullThrough fetches what a proxied repository lacks from its upstream
      */
     ManifestHandler(ManifestService manifests, MemoryBudget memory, RegistryApiProperties properties,
-                    ObjectProvider<PullListener> pulls, ObjectProvider<RegistryEventListener> events) {
+                    ObjectProvider<PullListener> pulls, ObjectProvider<RegistryEventListener> events,
+                    ManifestPullThrough pullThrough) {
         this.manifests = manifests;
+        this.pullThrough = pullThrough;
         this.memory = memory;
         this.pulls = pulls;
         this.events = events;
@@ -95,7 +99,7 @@ class ManifestHandler implements RouteHandler<Route.Manifest> {
                 Responses.empty(response, HttpStatus.ACCEPTED);
             }
             default -> {
-                ManifestRecord manifest = manifests.resolve(route.name(), reference);
+                ManifestRecord manifest = pullThrough.resolve(route.name(), reference);
                 if (!AcceptHeader.accepts(request.headers("Accept"), manifest.mediaType())) {
                     throw RegistryException.of(ErrorCode.MANIFEST_UNKNOWN, "manifest " + reference + " is stored as "
                                     + manifest.mediaType() + ", which the Accept header excludes; add it to Accept",

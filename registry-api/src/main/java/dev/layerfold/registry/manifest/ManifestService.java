@@ -4,6 +4,7 @@ import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
 import dev.layerfold.registry.gc.CollectorFence;
+import dev.layerfold.registry.proxy.PulledLayers;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobContent;
@@ -52,6 +53,7 @@ class ManifestService {
     private final CollectorFence fence;
     private final ObjectProvider<ImageLayers> imageLayers;
     private final ObjectProvider<RepositoryUsage> usage;
+    private final PulledLayers pulledLayers;
 
     /**
      * @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off
@@ -60,7 +62,8 @@ class ManifestService {
      */
     ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
                     ObjectProvider<DedupQueue> dedupQueue, GcIndex gc, CollectorFence fence,
-                    ObjectProvider<ImageLayers> imageLayers, ObjectProvider<RepositoryUsage> usage) {
+                    ObjectProvider<ImageLayers> imageLayers, ObjectProvider<RepositoryUsage> usage,
+                    PulledLayers pulledLayers) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
@@ -70,6 +73,7 @@ class ManifestService {
         this.fence = fence;
         this.imageLayers = imageLayers;
         this.usage = usage;
+        this.pulledLayers = pulledLayers;
     }
 
     /**
@@ -93,8 +97,32 @@ class ManifestService {
             case Reference.Tag tag -> Digest.sha256(bytes);
         };
         requireReferencedContent(repository, manifest);
+        LinkedHashSet<String> tags = new LinkedHashSet<>(extraTags);
+        if (reference instanceof Reference.Tag(String tag)) {
+            tags.addFirst(tag);
+        }
+        store(repository, digest, manifest, bytes, true, tags);
+        return new Pushed(digest, manifest.subject(), manifest.mediaType(), bytes.length);
+    }
+
+    /**
+     * Stores a manifest fetched from a pull-through upstream, verified against {@code digest} by the
+     * caller, as a push would, except that what it references need not be here yet: its blobs and child
+     * manifests are fetched when a client asks for them. They are referenced from now on all the same,
+     * so the collector keeps them once they arrive; its layers are queued for deduplication as their
+     * bytes arrive ({@link PulledLayers}).
+     */
+    ManifestRecord storePulledThrough(RepositoryName repository, Digest digest, Optional<String> contentType, byte[] bytes,
+                                      Optional<String> tag) throws IOException {
+        ParsedManifest manifest = parser.parse(bytes, contentType);
+        store(repository, digest, manifest, bytes, false, tag.map(Set::of).orElse(Set.of()));
+        return new ManifestRecord(digest, manifest.mediaType(), bytes.length);
+    }
+
+    private void store(RepositoryName repository, Digest digest, ParsedManifest manifest, byte[] bytes,
+                       boolean contentHere, Set<String> tags) throws IOException {
         fence.touchBeforePublishing(repository, digest);
-        referenceContent(repository, digest, manifest);
+        referenceContent(repository, digest, manifest, contentHere);
         account(repository, digest, manifest);
 
         if (blobs.size(digest).isEmpty()) {
@@ -108,7 +136,7 @@ class ManifestService {
                 throw e;
             }
         }
-        queueLayersForDedup(manifest);
+        queueLayersForDedup(manifest, contentHere);
         ImageLayers images = imageLayers.getIfAvailable();
         if (images != null) {
             // Before the link, like the dedup queue: a client that pulls right after its push is predicted.
@@ -119,14 +147,9 @@ class ManifestService {
             metadata.addReferrer(repository, manifest.subject().get(), new Descriptor(manifest.mediaType(), digest,
                     bytes.length, manifest.artifactType(), manifest.annotations()));
         }
-        LinkedHashSet<String> tags = new LinkedHashSet<>(extraTags);
-        if (reference instanceof Reference.Tag(String tag)) {
-            tags.addFirst(tag);
-        }
         for (String tag : tags) {
             metadata.putTag(repository, tag, digest);
         }
-        return new Pushed(digest, manifest.subject(), manifest.mediaType(), bytes.length);
     }
 
     /**
@@ -135,7 +158,8 @@ class ManifestService {
      * before the references, and a blob it is deleting now refuses the reference. Either way the push
      * fails with MANIFEST_BLOB_UNKNOWN and never links a manifest whose bytes are gone.
      */
-    private void referenceContent(RepositoryName repository, Digest digest, ParsedManifest manifest) throws IOException {
+    private void referenceContent(RepositoryName repository, Digest digest, ParsedManifest manifest, boolean contentHere)
+            throws IOException {
         List<Digest> targets = new ArrayList<>(manifest.blobs());
         targets.addAll(manifest.manifests());
         targets.add(digest);
@@ -145,7 +169,9 @@ class ManifestService {
                     ErrorCode.MANIFEST_BLOB_UNKNOWN, gone + " is being garbage-collected, as nothing referenced it; "
                     + "push it again, then the manifest", Map.of("digest", gone.toString()))).toList());
         }
-        requireReferencedContent(repository, manifest);
+        if (contentHere) {
+            requireReferencedContent(repository, manifest);
+        }
     }
 
     /**
@@ -171,13 +197,18 @@ class ManifestService {
      * succeeded, the work is recorded, and a crash in between leaves at worst a queued layer that no
      * manifest links (deduplicating it is harmless).
      */
-    private void queueLayersForDedup(ParsedManifest manifest) throws IOException {
+    private void queueLayersForDedup(ParsedManifest manifest, boolean contentHere) throws IOException {
         DedupQueue queue = dedupQueue.getIfAvailable();
         if (queue == null) {
             return;
         }
         for (ParsedManifest.Layer layer : manifest.layers()) {
-            queue.enqueue(new LayerTask(layer.digest(), layer.mediaType(), layer.size()));
+            LayerTask task = new LayerTask(layer.digest(), layer.mediaType(), layer.size());
+            if (contentHere || content.size(layer.digest()).isPresent()) {
+                queue.enqueue(task);
+            } else {
+                pulledLayers.awaiting(task); // pulled through, its bytes not fetched yet
+            }
         }
     }
 

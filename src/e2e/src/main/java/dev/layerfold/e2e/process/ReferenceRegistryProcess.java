@@ -22,10 +22,39 @@ public final class ReferenceRegistryProcess {
     }
 
     public static RegistryProcess start(Path dataDir, Path logDir) throws IOException, InterruptedException {
-        return start("""
+        return start(filesystem(dataDir), List.of(), "", dataDir, logDir);
+    }
+
+    /**
+     * Starts the reference registry on the filesystem with sign-in required: HTTP Basic against the
+     * bcrypt {@code htpasswd} file, as its {@code auth.htpasswd} section configures it.
+     */
+    public static RegistryProcess startWithHtpasswd(Path dataDir, Path logDir, Path htpasswd)
+            throws IOException, InterruptedException {
+        return start(filesystem(dataDir), List.of(), """
+                auth:
+                  htpasswd:
+                    realm: layerfold-e2e
+                    path: %s
+                """.formatted(htpasswd.toAbsolutePath()), dataDir, logDir);
+    }
+
+    /**
+     * Starts the reference registry on the filesystem as its own pull-through cache of {@code remote}
+     * ({@code proxy.remoteurl}): the peer of Layerfold's pull-through cache.
+     */
+    public static RegistryProcess startAsCacheOf(URI remote, Path dataDir, Path logDir) throws IOException, InterruptedException {
+        return start(filesystem(dataDir), List.of(), """
+                proxy:
+                  remoteurl: %s
+                """.formatted(remote), dataDir, logDir);
+    }
+
+    private static String filesystem(Path dataDir) {
+        return """
                   filesystem:
                     rootdirectory: %s
-                """.formatted(dataDir.toAbsolutePath()), List.of(), dataDir, logDir);
+                """.formatted(dataDir.toAbsolutePath());
     }
 
     /**
@@ -53,14 +82,15 @@ public final class ReferenceRegistryProcess {
                 """.formatted(endpoint, region, bucket, accessKey, secretKey),
                 // The 2.8 driver panics at start-up when AWS_CA_BUNDLE is set ("HTTPClient's transport
                 // unsupported type"); the endpoint is plain HTTP, so no CA bundle is needed anyway.
-                List.of("env", "-u", "AWS_CA_BUNDLE"), dataDir, logDir);
+                List.of("env", "-u", "AWS_CA_BUNDLE"), "", dataDir, logDir);
     }
 
     /**
      * {@code storageDriver}: the driver's lines under {@code storage:}, indented by two spaces;
-     * {@code launcher}: what the binary runs under, if anything (such as {@code env} to drop a variable).
+     * {@code launcher}: what the binary runs under, if anything (such as {@code env} to drop a variable);
+     * {@code sections}: more top-level sections of the configuration (such as {@code auth}).
      */
-    private static RegistryProcess start(String storageDriver, List<String> launcher, Path dataDir, Path logDir)
+    private static RegistryProcess start(String storageDriver, List<String> launcher, String sections, Path dataDir, Path logDir)
             throws IOException, InterruptedException {
         Path binary = Executables.find(BINARY, List.of(), "apt-get install docker-registry (as .ci/run does)");
         int port = FreePort.pick();
@@ -80,7 +110,7 @@ public final class ReferenceRegistryProcess {
                     blobdescriptor: inmemory
                 http:
                   addr: 127.0.0.1:%d
-                """.formatted(storageDriver, port));
+                %s""".formatted(storageDriver, port, sections));
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of(binary.toString(), "serve", config.toString()));
         return RegistryProcess.start("reference-registry", command, Map.of(), port, OptionalInt.empty(), dataDir,

@@ -26,6 +26,7 @@ final class ThrottledProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final long bytesPerSecond;
     private final AtomicLong forwarded = new AtomicLong();
+    private final AtomicLong returned = new AtomicLong();
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private volatile int targetPort;
 
@@ -54,6 +55,11 @@ final class ThrottledProxy implements AutoCloseable {
     /** Bytes clients sent that reached a node so far. */
     long forwarded() {
         return forwarded.get();
+    }
+
+    /** Bytes the node sent back to clients so far. */
+    long returned() {
+        return returned.get();
     }
 
     /** New connections go to {@code node}; open ones stay with the node they reached. */
@@ -90,6 +96,9 @@ final class ThrottledProxy implements AutoCloseable {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 out.write(buffer, 0, n);
+                if (!fromClient) {
+                    returned.addAndGet(n);
+                }
                 if (fromClient) {
                     forwarded.addAndGet(n);
                     copied += n;
