@@ -13,6 +13,7 @@ import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
 import dev.layerfold.dedup.pipeline.IntactCopySweeper;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.dedup.pipeline.RebuildMemory;
+import dev.layerfold.dedup.pipeline.YieldToClients;
 import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.restore.LayerRestorer;
 import dev.layerfold.restore.RestoreOnce;
@@ -76,6 +77,15 @@ public class DedupConfiguration {
         return new FilterRegistrationBean<>(new InFlightRequests());
     }
 
+    /** Background work gives way to client requests: see {@link YieldToClients}. */
+    @Bean
+    YieldToClients dedupYield(FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup, MeterRegistry registry) {
+        InFlightRequests inFlight = requests.getFilter();
+        int yieldAt = dedup.yieldThreshold();
+        long quietNanos = dedup.yieldQuiet().toNanos();
+        return new YieldToClients(() -> inFlight.busy(yieldAt, quietNanos), dedup.yieldMaxPause()).register(registry, "dedup");
+    }
+
     @Bean
     LayerPulls layerPulls(MetadataStore metadata) {
         return storage(metadata).layerPulls();
@@ -126,11 +136,9 @@ public class DedupConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off' and ${layerfold.dedup.workers:1} > 0")
     DedupWorker dedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
-                            FilterRegistrationBean<InFlightRequests> requests, LayerPulls pulls, DedupProperties dedup,
+                            YieldToClients yielding, LayerPulls pulls, DedupProperties dedup,
                             ObjectProvider<RepositoryUsage> usage) {
-        InFlightRequests inFlight = requests.getFilter();
-        int yieldAt = dedup.yieldThreshold();
-        return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt,
+        return new DedupWorker(queue, index, deduplicator, metrics, yielding,
                 new ColdFirst(pulls, dedup.hotPulls(), dedup.hotDeferral()), dedup.lease(),
                 Optional.ofNullable(usage.getIfAvailable()));
     }

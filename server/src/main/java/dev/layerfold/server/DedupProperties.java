@@ -22,8 +22,13 @@ import org.springframework.util.unit.DataSize;
  *                  {@code <storage path>/scratch}
  * @param zstdLevel compression level of stored files
  * @param packSize  target size of a pack of unique files
- * @param yieldAt   workers start no new layer while this many registry requests are in flight
- *                  (0: one per core)
+ * @param yieldAt   workers start no new layer, and pause the one under way between pieces, while this
+ *                  many registry requests are in flight (0: one per core)
+ * @param yieldQuiet how long after the last registry request ended work still counts the registry as
+ *                  busy: the gaps between one client's requests (a push's blob after blob) do not let
+ *                  a layer's dedup resume in between
+ * @param yieldMaxPause the longest one pause of a layer under way lasts; after it, one more piece is
+ *                  done, so a registry never idle still drains its backlog (slowly)
  * @param lease     how long a worker holds a layer without renewing it: a layer whose worker died is
  *                  taken over after this long
  * @param claimTime how long a worker's claim on a file it is about to store lasts: files a dead worker
@@ -55,7 +60,9 @@ public record DedupProperties(
         Path scratch,
         @DefaultValue("3") int zstdLevel,
         @DefaultValue("64MB") DataSize packSize,
-        @DefaultValue("0") int yieldAt,
+        @DefaultValue("1") int yieldAt,
+        @DefaultValue("100ms") Duration yieldQuiet,
+        @DefaultValue("30s") Duration yieldMaxPause,
         @DefaultValue("2m") Duration lease,
         @DefaultValue("15m") Duration claimTime,
         @DefaultValue("10") double hotPulls,
@@ -73,6 +80,9 @@ public record DedupProperties(
         if (restoreMemory.toBytes() < 0 || restoreMemory.toBytes() > 0 && restoreMemory.toBytes() < 1 << 20) {
             throw new IllegalArgumentException("layerfold.dedup.restore-memory must be at least 1MB (or 0 for three eighths of the heap), was "
                     + restoreMemory);
+        }
+        if (yieldQuiet.isNegative() || yieldMaxPause.isNegative()) {
+            throw new IllegalArgumentException("layerfold.dedup.yield-quiet and yield-max-pause must not be negative");
         }
         if (restoreQueueWait.isNegative()) {
             throw new IllegalArgumentException("layerfold.dedup.restore-queue-wait must not be negative, was " + restoreQueueWait);
