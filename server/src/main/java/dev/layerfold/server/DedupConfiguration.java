@@ -167,9 +167,12 @@ public class DedupConfiguration {
 
     /** The heap that restores and proofs may hold at once; see {@link RebuildMemory}. With the other budgets, it must fit the heap. */
     @Bean
-    RebuildMemory rebuildMemory(DedupProperties dedup, RegistryApiProperties api, PredictorProperties predictor, MeterRegistry registry) {
+    RebuildMemory rebuildMemory(DedupProperties dedup, RegistryApiProperties api, ObjectProvider<PredictorProperties> predictors,
+                                MeterRegistry registry) {
+        // With the predictor off, its configuration (and its properties) do not exist.
+        PredictorProperties predictor = predictors.getIfAvailable();
         HeapShares.check(Runtime.getRuntime().maxMemory(), api.requestMemory().toBytes(), dedup.restoreMemoryBytes(),
-                predictor.mode() == PredictorProperties.Mode.OFF ? 0 : predictor.memoryBytes());
+                predictor == null || predictor.mode() == PredictorProperties.Mode.OFF ? 0 : predictor.memoryBytes());
         return new RebuildMemory(dedup.restoreMemoryBytes(), dedup.restoreQueueWait(), registry);
     }
 
