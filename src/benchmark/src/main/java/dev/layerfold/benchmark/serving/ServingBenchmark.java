@@ -120,7 +120,7 @@ public final class ServingBenchmark implements Benchmark {
             double rebuiltBefore = metric(registry.managementUri(), "layerfold_restore_duration_seconds_count");
             double aheadBefore = metric(registry.managementUri(), "layerfold_dedup_copies_rehydrated_total");
             ReplayReport report = replayer.replay(records);
-            long stored = WorkDirectory.bytesUnder(registry.dataDir());
+            long stored = storedBytes(registry.dataDir());
             double rebuilt = metric(registry.managementUri(), "layerfold_restore_duration_seconds_count") - rebuiltBefore;
             double ahead = metric(registry.managementUri(), "layerfold_dedup_copies_rehydrated_total") - aheadBefore;
             int gets = report.count("GET blob");
@@ -135,6 +135,20 @@ public final class ServingBenchmark implements Benchmark {
                     report.latencyQuantile("GET blob", 0.99), gets == 0 ? 0 : Math.max(0, rebuilt - ahead) / gets, stored,
                     report.failures());
         }
+    }
+
+    /**
+     * Blobs (intact layers, copies, packs, records) and the metadata; not the scratch, the uploads in
+     * progress nor the links a response is being sent from, which hold nothing for long.
+     */
+    private static long storedBytes(Path data) throws IOException {
+        long bytes = WorkDirectory.bytesUnder(data.resolve("blobs"));
+        try (var files = Files.list(data)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().startsWith("metadata.db")).toList()) {
+                bytes += Files.size(file);
+            }
+        }
+        return bytes;
     }
 
     /** Waits until the registry deduplicated every layer pushed so far. */
