@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -47,6 +48,7 @@ public final class RestoreOnce implements LayerRehydrator {
     private final boolean keepCopies;
     private final Counter copiesKept;
     private final Counter waits;
+    private final BiConsumer<Digest, Long> copyKept;
     /** Layers this process rebuilds now; its other requests for them join that rebuild. */
     private final Set<Digest> rebuildingHere = ConcurrentHashMap.newKeySet();
 
@@ -60,6 +62,17 @@ public final class RestoreOnce implements LayerRehydrator {
      */
     public RestoreOnce(BlobStore blobs, LayerRestorer restorer, Leases leases, ExecutorService copiers,
                        Duration longestWait, boolean keepCopies, MeterRegistry metrics) {
+        this(blobs, restorer, leases, copiers, longestWait, keepCopies, metrics, (layer, size) -> {
+        });
+    }
+
+    /**
+     * @param copyKept told of each copy published (layer, size), e.g. for the intact-copy budget to
+     *                 judge it; it may delete the copy again
+     */
+    public RestoreOnce(BlobStore blobs, LayerRestorer restorer, Leases leases, ExecutorService copiers,
+                       Duration longestWait, boolean keepCopies, MeterRegistry metrics, BiConsumer<Digest, Long> copyKept) {
+        this.copyKept = copyKept;
         this.blobs = blobs;
         this.restorer = restorer;
         this.leases = leases;
@@ -209,9 +222,11 @@ public final class RestoreOnce implements LayerRehydrator {
         boolean published = false;
         try {
             blobs.append(upload, whole);
+            long size = blobs.uploadSize(upload);
             blobs.publish(upload, layer);
             published = true;
             copiesKept.increment();
+            copyKept.accept(layer, size);
         } finally {
             if (!published) {
                 blobs.abortUpload(upload);

@@ -9,10 +9,12 @@ import dev.layerfold.dedup.pipeline.DedupLimits;
 import dev.layerfold.dedup.pipeline.DedupMetrics;
 import dev.layerfold.dedup.pipeline.DedupSettings;
 import dev.layerfold.dedup.pipeline.DedupWorker;
+import dev.layerfold.dedup.pipeline.IntactCopyBudget;
 import dev.layerfold.dedup.pipeline.IntactCopyPolicy;
 import dev.layerfold.dedup.pipeline.IntactCopySweeper;
 import dev.layerfold.dedup.pipeline.LayerDeduplicator;
 import dev.layerfold.dedup.pipeline.RebuildMemory;
+import dev.layerfold.dedup.pipeline.YieldToClients;
 import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.restore.LayerRestorer;
 import dev.layerfold.restore.RestoreOnce;
@@ -27,7 +29,19 @@ import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import dev.layerfold.storage.usage.RepositoryUsage;
+import dev.layerfold.registry.api.PullListener;
+import dev.layerfold.registry.api.Puller;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.dedup.DedupTotals;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -51,6 +65,8 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(DedupProperties.class)
 public class DedupConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DedupConfiguration.class);
 
     @Bean
     DedupIndex dedupIndex(MetadataStore metadata) {
@@ -76,21 +92,87 @@ public class DedupConfiguration {
         return new FilterRegistrationBean<>(new InFlightRequests());
     }
 
+    /** Background work gives way to client requests: see {@link YieldToClients}. */
+    @Bean
+    YieldToClients dedupYield(FilterRegistrationBean<InFlightRequests> requests, DedupProperties dedup, MeterRegistry registry) {
+        InFlightRequests inFlight = requests.getFilter();
+        int yieldAt = dedup.yieldThreshold();
+        long quietNanos = dedup.yieldQuiet().toNanos();
+        return new YieldToClients(() -> inFlight.busy(yieldAt, quietNanos), dedup.yieldMaxPause()).register(registry, "dedup");
+    }
+
     @Bean
     LayerPulls layerPulls(MetadataStore metadata) {
         return storage(metadata).layerPulls();
     }
 
     @Bean
-    IntactCopyPolicy intactCopyPolicy(LayerPulls pulls, DedupProperties dedup) {
+    IntactCopyPolicy intactCopyPolicy(LayerPulls pulls, DedupProperties dedup, ObjectProvider<IntactCopyBudget> budget) {
+        if (dedup.mode() == DedupProperties.Mode.BUDGETED) {
+            return IntactCopyPolicy.budgeted(budget.getObject(), dedup.hotPulls());
+        }
         return new IntactCopyPolicy(pulls, dedup.mode() == DedupProperties.Mode.SELECTIVE, dedup.hotPulls(), dedup.keepRestored());
+    }
+
+    /** Mode {@code budgeted}: which layers keep an intact copy, learnt from every pull; see {@link IntactCopyBudget}. */
+    @Bean(destroyMethod = "shutdownNow")
+    @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() == 'budgeted'")
+    ExecutorService intactCopyMaintenance() {
+        // Bounded: pulls are counted by one thread; when it falls behind, counts are dropped, not queued without end.
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(10_000),
+                Thread.ofPlatform().daemon().name("intact-copy-budget").factory(), new ThreadPoolExecutor.DiscardPolicy());
+    }
+
+    @Bean
+    @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() == 'budgeted'")
+    IntactCopyBudget intactCopyBudget(BlobStore blobs, DedupIndex index, DedupProperties dedup,
+                                      @Qualifier("intactCopyMaintenance") ExecutorService maintenance, MeterRegistry registry) {
+        long fixed = dedup.intactBudget().toBytes();
+        double share = dedup.intactShare();
+        LongSupplier budget = () -> {
+            if (fixed > 0) {
+                return fixed;
+            }
+            try {
+                DedupTotals totals = index.totals();
+                return (long) (share * Math.max(0, totals.logicalBytes() - totals.storedBytes()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the dedup totals for the intact-copy budget", e);
+            }
+        };
+        return new IntactCopyBudget(blobs, index, budget, maintenance, registry);
+    }
+
+    /** Every blob pull counts towards its layer's popularity, off the request's thread. */
+    @Bean
+    @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() == 'budgeted'")
+    PullListener intactCopyPulls(IntactCopyBudget budget, @Qualifier("intactCopyMaintenance") ExecutorService maintenance) {
+        return new PullListener() {
+            @Override
+            public void manifestPulled(Puller puller, RepositoryName repository, Digest manifest) {
+            }
+
+            @Override
+            public void blobPulled(Puller puller, RepositoryName repository, Digest blob) {
+                maintenance.execute(() -> {
+                    try {
+                        budget.pulled(blob);
+                    } catch (IOException | RuntimeException e) {
+                        LOG.debug("pull of {} not counted: {}", blob, e.toString());
+                    }
+                });
+            }
+        };
     }
 
     /** The heap that restores and proofs may hold at once; see {@link RebuildMemory}. With the other budgets, it must fit the heap. */
     @Bean
-    RebuildMemory rebuildMemory(DedupProperties dedup, RegistryApiProperties api, PredictorProperties predictor, MeterRegistry registry) {
+    RebuildMemory rebuildMemory(DedupProperties dedup, RegistryApiProperties api, ObjectProvider<PredictorProperties> predictors,
+                                MeterRegistry registry) {
+        // With the predictor off, its configuration (and its properties) do not exist.
+        PredictorProperties predictor = predictors.getIfAvailable();
         HeapShares.check(Runtime.getRuntime().maxMemory(), api.requestMemory().toBytes(), dedup.restoreMemoryBytes(),
-                predictor.mode() == PredictorProperties.Mode.OFF ? 0 : predictor.memoryBytes());
+                predictor == null || predictor.mode() == PredictorProperties.Mode.OFF ? 0 : predictor.memoryBytes());
         return new RebuildMemory(dedup.restoreMemoryBytes(), dedup.restoreQueueWait(), registry);
     }
 
@@ -126,11 +208,9 @@ public class DedupConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off' and ${layerfold.dedup.workers:1} > 0")
     DedupWorker dedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
-                            FilterRegistrationBean<InFlightRequests> requests, LayerPulls pulls, DedupProperties dedup,
+                            YieldToClients yielding, LayerPulls pulls, DedupProperties dedup,
                             ObjectProvider<RepositoryUsage> usage) {
-        InFlightRequests inFlight = requests.getFilter();
-        int yieldAt = dedup.yieldThreshold();
-        return new DedupWorker(queue, index, deduplicator, metrics, () -> inFlight.count() >= yieldAt,
+        return new DedupWorker(queue, index, deduplicator, metrics, yielding,
                 new ColdFirst(pulls, dedup.hotPulls(), dedup.hotDeferral()), dedup.lease(),
                 Optional.ofNullable(usage.getIfAvailable()));
     }
@@ -176,9 +256,12 @@ public class DedupConfiguration {
 
     @Bean
     RestoreOnce restoreOnce(BlobStore blobs, LayerRestorer restorer, ObjectProvider<Leases> leases, DedupProperties dedup,
+                            IntactCopyPolicy copies,
                             @Qualifier("restoredCopyWriters") ExecutorService writers, MeterRegistry registry) {
+        Optional<IntactCopyBudget> budget = copies.budget();
         return new RestoreOnce(blobs, restorer, leases.getIfAvailable(), writers, dedup.restoreWait(),
-                dedup.keepRestored().isPositive(), registry);
+                dedup.keepRestored().isPositive() || budget.isPresent(), registry,
+                (layer, size) -> budget.ifPresent(b -> b.copyWritten(layer, size)));
     }
 
     /** In every process that runs workers: intact copies follow pulls whatever the mode, as restores make them. */
@@ -186,8 +269,9 @@ public class DedupConfiguration {
     @ConditionalOnExpression("${layerfold.dedup.workers:1} > 0")
     IntactCopySweeper intactCopySweeper(BlobStore blobs, DedupIndex index, LayerPulls pulls, IntactCopyPolicy copies,
                                         RestoreOnce restores, ObjectProvider<Leases> leases, MeterRegistry registry,
-                                        DedupProperties dedup) {
-        IntactCopySweeper sweeper = new IntactCopySweeper(blobs, index, pulls, copies, restores, leases.getIfAvailable(), registry);
+                                        DedupProperties dedup, YieldToClients yielding) {
+        IntactCopySweeper sweeper = new IntactCopySweeper(blobs, index, pulls, copies, restores, leases.getIfAvailable(), registry,
+                yielding);
         sweeper.start(dedup.sweepInterval());
         return sweeper;
     }

@@ -15,9 +15,15 @@ import org.springframework.web.filter.OncePerRequestFilter;
 final class InFlightRequests extends OncePerRequestFilter {
 
     private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile long lastEndedNanos = System.nanoTime() - Long.MAX_VALUE / 2;
 
     int count() {
         return inFlight.get();
+    }
+
+    /** Whether at least {@code threshold} requests are in flight, or one ended less than {@code quietNanos} ago. */
+    boolean busy(int threshold, long quietNanos) {
+        return inFlight.get() >= threshold || System.nanoTime() - lastEndedNanos < quietNanos;
     }
 
     @Override
@@ -32,6 +38,7 @@ final class InFlightRequests extends OncePerRequestFilter {
         try {
             chain.doFilter(request, response);
         } finally {
+            lastEndedNanos = System.nanoTime();
             inFlight.decrementAndGet();
         }
     }

@@ -44,6 +44,16 @@ public final class ReplayReport {
         maxLateMillis = Math.max(maxLateMillis, millis);
     }
 
+    /** The {@code q}-quantile (0-1) of the latencies of {@code kind}, in nanoseconds; 0 if none. */
+    public synchronized long latencyQuantile(String kind, double q) {
+        List<Long> sorted = new ArrayList<>(latencies.getOrDefault(kind, List.of()));
+        if (sorted.isEmpty()) {
+            return 0;
+        }
+        Collections.sort(sorted);
+        return sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * q)));
+    }
+
     public synchronized int count(String kind) {
         return latencies.getOrDefault(kind, List.of()).size();
     }

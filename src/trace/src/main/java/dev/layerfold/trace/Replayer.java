@@ -36,8 +36,15 @@ public final class Replayer {
      * @param speed 1 plays at the trace's timing, 10 ten times as fast
      * @param sizeScale blobs are pushed at this share of the sizes the trace records (at least one byte)
      * @param concurrency most requests in flight at once
+     * @param sharedFiles layers are gzip'd tars of text files drawn from a pool shared by every layer, so
+     *                    deduplication finds files in common (their sizes as compressed follow the trace's
+     *                    roughly); false: incompressible random bytes, which dedup leaves intact
      */
-    public record Options(URI registry, double speed, double sizeScale, int concurrency) {
+    public record Options(URI registry, double speed, double sizeScale, int concurrency, boolean sharedFiles) {
+
+        public Options(URI registry, double speed, double sizeScale, int concurrency) {
+            this(registry, speed, sizeScale, concurrency, false);
+        }
     }
 
     private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
@@ -51,12 +58,18 @@ public final class Replayer {
     private final Map<String, String> manifests = new ConcurrentHashMap<>();
     private final Set<String> uploaded = ConcurrentHashMap.newKeySet();
     private TraceImages images;
+    private boolean prepared;
 
     public Replayer(Options options) {
         this.options = options;
     }
 
-    public ReplayReport replay(List<TraceRecord> records) throws IOException, InterruptedException {
+    /**
+     * Pushes the images the trace pulls before any push of them, so a caller can let the registry
+     * settle (e.g. deduplicate them) before {@link #replay}, which otherwise does it first.
+     */
+    public void prepare(List<TraceRecord> records) throws IOException, InterruptedException {
+        prepared = true;
         images = TraceImages.of(records);
         Set<String> pushedLater = new HashSet<>();
         for (TraceRecord record : records) {
@@ -67,6 +80,12 @@ public final class Replayer {
             if (!pushedLater.contains(image.repository() + " " + image.reference())) {
                 push(image);
             }
+        }
+    }
+
+    public ReplayReport replay(List<TraceRecord> records) throws IOException, InterruptedException {
+        if (!prepared) {
+            prepare(records);
         }
         ReplayReport report = new ReplayReport();
         if (records.isEmpty()) {
@@ -190,7 +209,8 @@ public final class Replayer {
 
     private BlobBytes upload(String repository, String traceBlob) throws IOException, InterruptedException {
         BlobBytes bytes = blobs.computeIfAbsent(traceBlob, blob ->
-                BlobBytes.of(blob, Math.max(1, Math.round(images.size(blob) * options.sizeScale()))));
+                options.sharedFiles() ? BlobBytes.layerOfSharedFiles(blob, Math.max(1, Math.round(images.size(blob) * options.sizeScale())))
+                        : BlobBytes.of(blob, Math.max(1, Math.round(images.size(blob) * options.sizeScale()))));
         if (uploaded.add(repository + " " + traceBlob)) {
             put(repository, bytes);
         }

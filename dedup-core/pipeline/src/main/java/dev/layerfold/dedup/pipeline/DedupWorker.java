@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes layers from the {@link DedupQueue} and deduplicates them, on a few background threads of
- * this process; any number of processes run workers on one queue. Work yields to client traffic:
- * while {@code busy} says the registry is serving, no new layer is started; and takes cold layers
+ * this process; any number of processes run workers on one queue. Work yields to client traffic
+ * ({@link YieldToClients}): while the registry is serving, no new layer is started, and a layer under
+ * way pauses between its pieces; and takes cold layers
  * first ({@link ColdFirst}): a hot one is put back by holding its lease without working on it, so the
  * deferral is one of its deliveries. A task whose worker died
  * is taken over when its lease runs out; one that failed {@link #MAX_DELIVERIES} times is given up
@@ -37,7 +38,7 @@ public final class DedupWorker implements AutoCloseable {
     private final DedupIndex index;
     private final LayerDeduplicator deduplicator;
     private final DedupMetrics metrics;
-    private final BooleanSupplier busy;
+    private final YieldToClients yielding;
     private final ColdFirst order;
     private final Duration lease;
     private final Optional<RepositoryUsage> usage;
@@ -57,12 +58,18 @@ public final class DedupWorker implements AutoCloseable {
     /** @param usage told what each layer deduplicated stores, for the per-repository accounting */
     public DedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
                        BooleanSupplier busy, ColdFirst order, Duration lease, Optional<RepositoryUsage> usage) {
+        this(queue, index, deduplicator, metrics, new YieldToClients(busy, Duration.ZERO), order, lease, usage);
+    }
+
+    /** @param yielding when the worker starts no layer, and pauses the one under way */
+    public DedupWorker(DedupQueue queue, DedupIndex index, LayerDeduplicator deduplicator, DedupMetrics metrics,
+                       YieldToClients yielding, ColdFirst order, Duration lease, Optional<RepositoryUsage> usage) {
         this.usage = usage;
         this.queue = queue;
         this.index = index;
         this.deduplicator = deduplicator;
         this.metrics = metrics;
-        this.busy = busy;
+        this.yielding = yielding;
         this.order = order;
         this.lease = lease;
         this.renewals = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("dedup-lease-renewal").factory());
@@ -81,7 +88,7 @@ public final class DedupWorker implements AutoCloseable {
     private void run(String worker) {
         while (running) {
             try {
-                if (busy.getAsBoolean() || !work(worker)) {
+                if (yielding.busy() || !work(worker)) {
                     Thread.sleep(IDLE_POLL);
                 }
             } catch (InterruptedException e) {
@@ -122,7 +129,7 @@ public final class DedupWorker implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
         long start = System.nanoTime();
         try {
-            DedupOutcome outcome = deduplicator.deduplicate(task.task(), worker);
+            DedupOutcome outcome = deduplicator.deduplicate(task.task(), worker, yielding);
             metrics.finished(outcome, System.nanoTime() - start);
             if (outcome.kind() == DedupOutcome.Kind.DEDUPLICATED && usage.isPresent()) {
                 usage.get().stored(task.task().layer(), outcome.storedBytes());

@@ -16,7 +16,9 @@ import java.util.Optional;
  *       {@link LayerPulls#HALF_LIFE} (decayed) is hot and stays intact: the worker deduplicates it but
  *       keeps its blob, and a deduplicated layer that turns hot is rehydrated;</li>
  *   <li>every mode: a copy a restore wrote back stays while the layer was pulled within
- *       {@code keepRestored}, so a layer pulled by many nodes at once is rebuilt once, not per pull.</li>
+ *       {@code keepRestored}, so a layer pulled by many nodes at once is rebuilt once, not per pull;</li>
+ *   <li>{@code budgeted} mode: the layers an {@link IntactCopyBudget} holds keep (or get) a copy, and
+ *       no other; {@code hotPulls} is then the least popularity a layer is rebuilt ahead for.</li>
  * </ul>
  */
 public final class IntactCopyPolicy {
@@ -28,9 +30,20 @@ public final class IntactCopyPolicy {
     private final boolean selective;
     private final double hotPulls;
     private final Duration keepRestored;
+    private final IntactCopyBudget budget;
 
     /** @param pulls read only in {@code selective} mode */
     public IntactCopyPolicy(LayerPulls pulls, boolean selective, double hotPulls, Duration keepRestored) {
+        this(pulls, selective, hotPulls, keepRestored, null);
+    }
+
+    /** Mode {@code budgeted}: copies are what {@code budget} holds; layers at least {@code hotPulls} a day are rebuilt ahead into its room. */
+    public static IntactCopyPolicy budgeted(IntactCopyBudget budget, double hotPulls) {
+        return new IntactCopyPolicy(null, false, hotPulls, Duration.ZERO, budget);
+    }
+
+    private IntactCopyPolicy(LayerPulls pulls, boolean selective, double hotPulls, Duration keepRestored, IntactCopyBudget budget) {
+        this.budget = budget;
         this.pulls = pulls;
         this.selective = selective;
         this.hotPulls = hotPulls;
@@ -39,6 +52,9 @@ public final class IntactCopyPolicy {
 
     /** Whether the worker leaves the intact blob of a layer it just deduplicated. */
     public boolean keepsIntactWhenDeduplicated(Digest layer) throws IOException {
+        if (budget != null) {
+            return budget.holds(layer);
+        }
         if (!selective) {
             return false;
         }
@@ -46,14 +62,38 @@ public final class IntactCopyPolicy {
         return heat.isPresent() && hot(heat.get(), pulls.nowMillis());
     }
 
+    /** Whether deduplicated {@code layer}, pulled {@code heat}, keeps its intact copy at {@code nowMillis}. */
+    public boolean keepsCopy(Digest layer, long size, LayerHeat heat, long nowMillis) {
+        if (budget != null) {
+            if (!budget.holds(layer)) {
+                budget.adopt(layer, size); // a copy it does not know of (written before a restart): the policy judges it
+            }
+            return budget.holds(layer);
+        }
+        return keepsCopy(heat, nowMillis);
+    }
+
     /** Whether a deduplicated layer with pulls {@code heat} keeps (or should get) an intact copy at {@code nowMillis}. */
     public boolean keepsCopy(LayerHeat heat, long nowMillis) {
         return hot(heat, nowMillis) || nowMillis - heat.lastPullMillis() < keepRestored.toMillis();
     }
 
+    /** Whether a deduplicated layer of {@code size} without a copy should be rehydrated (in budgeted mode: rebuilt ahead). */
+    public boolean rehydrates(long size, LayerHeat heat, long nowMillis) {
+        if (budget != null) {
+            return heat.pullsAt(nowMillis) >= hotPulls && budget.freeBytes() >= size;
+        }
+        return hot(heat, nowMillis);
+    }
+
     /** Whether a deduplicated layer without a copy should be rehydrated. */
     public boolean rehydrates(LayerHeat heat, long nowMillis) {
         return hot(heat, nowMillis);
+    }
+
+    /** The budget of mode {@code budgeted}, if this is it. */
+    public Optional<IntactCopyBudget> budget() {
+        return Optional.ofNullable(budget);
     }
 
     private boolean hot(LayerHeat heat, long nowMillis) {

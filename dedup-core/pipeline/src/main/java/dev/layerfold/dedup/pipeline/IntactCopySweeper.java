@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,12 +48,20 @@ public final class IntactCopySweeper implements AutoCloseable {
     private final Leases leases;
     private final Counter thinned;
     private final Counter rehydrated;
+    private final YieldToClients yielding;
     private final ScheduledExecutorService schedule = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("intact-copy-sweep").factory());
 
     /** @param leases null on a backend one process uses alone */
     public IntactCopySweeper(BlobStore blobs, DedupIndex index, LayerPulls pulls, IntactCopyPolicy policy,
                              LayerRehydrator rehydrator, Leases leases, MeterRegistry metrics) {
+        this(blobs, index, pulls, policy, rehydrator, leases, metrics, YieldToClients.NEVER);
+    }
+
+    /** @param yielding rebuilds (rehydrations, rebuilds ahead) start only while no client is served */
+    public IntactCopySweeper(BlobStore blobs, DedupIndex index, LayerPulls pulls, IntactCopyPolicy policy,
+                             LayerRehydrator rehydrator, Leases leases, MeterRegistry metrics, YieldToClients yielding) {
+        this.yielding = yielding;
         this.blobs = blobs;
         this.index = index;
         this.pulls = pulls;
@@ -91,20 +100,26 @@ public final class IntactCopySweeper implements AutoCloseable {
 
     /** One pass over every layer with pull counts. */
     public Pass pass() throws IOException {
+        policy.budget().ifPresent(IntactCopyBudget::resize);
         long now = pulls.nowMillis();
         int thinnedNow = 0;
         int rehydratedNow = 0;
         List<Digest> forgettable = new ArrayList<>();
-        for (Map.Entry<Digest, LayerHeat> entry : pulls.all().entrySet()) {
+        // Hottest first: rebuilds ahead fill the budget's room with the most pulled layers.
+        List<Map.Entry<Digest, LayerHeat>> byHeat = new ArrayList<>(pulls.all().entrySet());
+        byHeat.sort(Comparator.comparingDouble((Map.Entry<Digest, LayerHeat> e) -> -e.getValue().pullsAt(now)));
+        for (Map.Entry<Digest, LayerHeat> entry : byHeat) {
             Digest layer = entry.getKey();
             LayerHeat heat = entry.getValue();
-            boolean deduplicated = index.layer(layer).filter(LayerState.Deduplicated.class::isInstance).isPresent();
+            Optional<LayerState> state = index.layer(layer);
+            boolean deduplicated = state.filter(LayerState.Deduplicated.class::isInstance).isPresent();
+            long size = deduplicated ? ((LayerState.Deduplicated) state.get()).logicalSize() : 0;
             boolean hasCopy = deduplicated && blobs.size(layer).isPresent();
-            if (hasCopy && !policy.keepsCopy(heat, now)) {
+            if (hasCopy && !policy.keepsCopy(layer, size, heat, now)) {
                 blobs.delete(layer);
                 thinned.increment();
                 thinnedNow++;
-            } else if (deduplicated && !hasCopy && policy.rehydrates(heat, now)) {
+            } else if (deduplicated && !hasCopy && !yielding.busy() && policy.rehydrates(size, heat, now)) {
                 rehydrator.rehydrate(layer);
                 rehydrated.increment();
                 rehydratedNow++;

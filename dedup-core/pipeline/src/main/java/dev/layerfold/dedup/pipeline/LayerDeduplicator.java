@@ -97,6 +97,14 @@ public final class LayerDeduplicator {
 
     /** @param worker who claims the layer's new files (unique per worker thread across the cluster) */
     public DedupOutcome deduplicate(LayerTask task, String worker) throws IOException {
+        return deduplicate(task, worker, YieldToClients.NEVER);
+    }
+
+    /**
+     * @param yielding paused between pieces of the layer (split, packs, proof) while clients are served;
+     *                 the proof goes on while a client's restore waits for the memory it holds
+     */
+    public DedupOutcome deduplicate(LayerTask task, String worker, YieldToClients yielding) throws IOException {
         Digest layer = task.layer();
         Optional<LayerState> state = index.layer(layer);
         if (state.isPresent()) {
@@ -113,7 +121,7 @@ public final class LayerDeduplicator {
         if (blob.isEmpty()) {
             return DedupOutcome.alreadyDone();
         }
-        try (InputStream in = blob.get(); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel());
+        try (InputStream in = yielding.pacing(blob.get()); PackSpool spool = new PackSpool(settings.scratch(), settings.zstdLevel());
              PackingSink sink = new PackingSink(index, spool, settings.scratch(), settings.limits(), task.size())) {
             SplitResult split;
             try {
@@ -141,7 +149,7 @@ public final class LayerDeduplicator {
             Map<Digest, FileLocation> locations = new HashMap<>(sink.alreadyStored());
             long packBytes;
             try {
-                packBytes = storeNewFiles(spool, worker, locations);
+                packBytes = storeNewFiles(spool, worker, locations, yielding);
             } catch (PackCondemnedException e) {
                 return DedupOutcome.retry(e.getMessage());
             }
@@ -151,7 +159,8 @@ public final class LayerDeduplicator {
             Map<Digest, FileLocation> fileLocations = locationsOf(recipe, locations);
             LayerRecord record;
             try {
-                record = new LayerRecord(prove(layer, new LayerRecord(recipe, fileLocations)), fileLocations);
+                yielding.pause();
+                record = new LayerRecord(prove(layer, new LayerRecord(recipe, fileLocations), yielding), fileLocations);
             } catch (LayerRebuildException e) {
                 LOG.error("layer {} did not rebuild from what was stored; it stays intact: {}", layer, e.getMessage());
                 return keepIntact(layer, "rebuild mismatch", e.getMessage());
@@ -203,16 +212,16 @@ public final class LayerDeduplicator {
      * in units. If that fails, a piece or a file may be at fault:
      * the layer is rebuilt once more in one piece, and if that matches it is kept without points.
      */
-    private Recipe prove(Digest layer, LayerRecord record) throws IOException {
+    private Recipe prove(Digest layer, LayerRecord record, YieldToClients yielding) throws IOException {
         Recipe recipe = record.recipe();
         try (RebuildMemory.Reservation reserved = memory.reserve(LayerRebuilder.proofHeapBound(recipe), layer)) {
-            return proveWithin(layer, recipe, record);
+            return proveWithin(layer, recipe, record, yielding.unless(() -> memory.waiting() > 0));
         }
     }
 
-    private Recipe proveWithin(Digest layer, Recipe recipe, LayerRecord record) throws IOException {
+    private Recipe proveWithin(Digest layer, Recipe recipe, LayerRecord record, YieldToClients yielding) throws IOException {
         try {
-            return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), OutputStream.nullOutputStream());
+            return rebuilder.rebuildFindingRestartPoints(recipe, storedFiles.forProof(record), yielding.pacing(OutputStream.nullOutputStream()));
         } catch (LayerRebuildException e) {
             if (!LayerRebuilder.findsRestartPoints(recipe)) {
                 throw e;
@@ -229,11 +238,13 @@ public final class LayerDeduplicator {
      * if files claimed elsewhere were not stored in time (the other worker may have died: its claims
      * expire, and the retry stores them here).
      */
-    private long storeNewFiles(PackSpool spool, String worker, Map<Digest, FileLocation> locations) throws IOException {
+    private long storeNewFiles(PackSpool spool, String worker, Map<Digest, FileLocation> locations, YieldToClients yielding)
+            throws IOException {
         Set<Digest> pending = new LinkedHashSet<>(spool.files());
         long packBytes = 0;
         long deadline = System.currentTimeMillis() + settings.claimTime().toMillis();
         while (!pending.isEmpty()) {
+            yielding.pause();
             Set<Digest> mine = new HashSet<>();
             for (Map.Entry<Digest, FileClaim> claim : index.claimFiles(pending, worker, settings.claimTime()).entrySet()) {
                 switch (claim.getValue().status()) {

@@ -53,7 +53,9 @@ class RebuildMemoryTest {
             waiting.get(2).get(10, TimeUnit.SECONDS).close();
             waiting.get(1).join().close();
         }
-        assertThat(started).containsExactly(0, 1, 2);
+        // The first two are let in together, so either may record its start first; the third only after both.
+        assertThat(started).hasSize(3).endsWith(2);
+        assertThat(started.subList(0, 2)).containsExactlyInAnyOrder(0, 1);
         assertThat(memory.available()).isEqualTo(memory.capacity());
     }
 
