@@ -163,7 +163,11 @@ final class MirrorJob {
         }
         lastRun = new Run(started, finished, selected.size(), mirrored, failed, error);
         runs.increment();
-        LOG.info("mirror rule {}: {} tags selected, {} mirrored, {} failed", rule.name(), selected.size(), mirrored, failed);
+        if (mirrored > 0 || failed > 0) {
+            LOG.info("mirror rule {}: {} tags selected, {} mirrored, {} failed", rule.name(), selected.size(), mirrored, failed);
+        } else {
+            LOG.debug("mirror rule {}: {} tags selected, all as upstream", rule.name(), selected.size());
+        }
     }
 
     /** The upstream repository's tags, every page of them. */
