@@ -49,10 +49,6 @@ final class MirrorJob {
     /** Renewed while held; lapses this long after its holder died, so another process takes over the rule. */
     private static final Duration LEASE_LIFETIME = Duration.ofSeconds(30);
 
-    /** What a run did, for the management endpoint. */
-    record Run(Instant started, Instant finished, int tagsSelected, int tagsMirrored, int failures, String error) {
-    }
-
     private final MirrorProperties.Rule rule;
     private final TagSelection selection;
     private final Upstreams.Target target;
@@ -72,7 +68,7 @@ final class MirrorJob {
     private final Counter failures;
     private final Counter runs;
     private final AtomicLong lastSuccess = new AtomicLong();
-    private volatile Run lastRun;
+    private volatile MirrorRun lastRun;
 
     MirrorJob(MirrorProperties.Rule rule, Upstreams.Target target, RepositoryName repository, ManifestMirror manifests,
               BlobPullThrough blobs, MetadataStore metadata, ObjectProvider<Leases> leases,
@@ -109,7 +105,7 @@ final class MirrorJob {
         return rule;
     }
 
-    Optional<Run> lastRun() {
+    Optional<MirrorRun> lastRun() {
         return Optional.ofNullable(lastRun);
     }
 
@@ -130,7 +126,7 @@ final class MirrorJob {
         } catch (IOException | RuntimeException e) {
             failures.increment();
             LOG.warn("mirror rule {} failed: {}", rule.name(), e.toString());
-            lastRun = new Run(started, clock.instant(), 0, 0, 1, e.getMessage());
+            lastRun = new MirrorRun(started, clock.instant(), 0, 0, 1, e.getMessage());
             runs.increment();
         } finally {
             lease.ifPresent(Lease::close);
@@ -161,7 +157,7 @@ final class MirrorJob {
         if (failed == 0) {
             lastSuccess.set(finished.getEpochSecond());
         }
-        lastRun = new Run(started, finished, selected.size(), mirrored, failed, error);
+        lastRun = new MirrorRun(started, finished, selected.size(), mirrored, failed, error);
         runs.increment();
         if (mirrored > 0 || failed > 0) {
             LOG.info("mirror rule {}: {} tags selected, {} mirrored, {} failed", rule.name(), selected.size(), mirrored, failed);

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -46,9 +47,13 @@ public class Mirrors implements SmartLifecycle {
         }).toList();
     }
 
-    /** The rules with what their last run in this process did. */
-    List<MirrorJob> jobs() {
-        return jobs;
+    /** A rule and what its last run in this process did; {@code lastRun} empty before the first. */
+    public record RuleStatus(MirrorProperties.Rule rule, Optional<MirrorRun> lastRun) {
+    }
+
+    /** The rules with what their last run in this process did, for operators. */
+    public List<RuleStatus> status() {
+        return jobs.stream().map(job -> new RuleStatus(job.rule(), job.lastRun())).toList();
     }
 
     @Override

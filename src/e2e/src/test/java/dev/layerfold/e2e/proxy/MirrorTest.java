@@ -187,6 +187,17 @@ class MirrorTest {
         assertThat(metric("layerfold_mirror_fetched_bytes_total", RULE)).isEqualTo(bytes);
         assertThat(metric("layerfold_mirror_tags_mirrored_total", RULE)).isEqualTo(2);
         assertThat(metric("layerfold_mirror_failures_total", RULE)).isZero();
+
+        // The operator's view of the rules, on the management port.
+        HttpResponse<String> status = HTTP.send(HttpRequest.newBuilder(layerfold.managementUri().resolve("/actuator/mirror"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+        JsonNode rule = JSON.readTree(status.body()).path("rules").path(0);
+        assertThat(rule.path("name").asString()).isEqualTo(PREFIX + "/" + REPOSITORY);
+        assertThat(rule.path("semver").asString()).isEqualTo(">=1.2 <2");
+        assertThat(rule.path("lastRun").path("tagsSelected").asInt()).isEqualTo(2);
+        assertThat(rule.path("lastRun").path("tagsMirrored").asInt()).isZero();
+        assertThat(rule.path("lastRun").path("failures").asInt()).isZero();
     }
 
     @Test
