@@ -47,6 +47,10 @@ public class Mirrors implements SmartLifecycle {
         }).toList();
     }
 
+    List<MirrorJob> jobs() {
+        return jobs;
+    }
+
     /** A rule and what its last run in this process did; {@code lastRun} empty before the first. */
     public record RuleStatus(MirrorProperties.Rule rule, Optional<MirrorRun> lastRun) {
     }
