@@ -67,6 +67,7 @@ final class MirrorJob {
     private final Counter bytesFetched;
     private final Counter failures;
     private final Counter runs;
+    private final Counter skipped;
     private final AtomicLong lastSuccess = new AtomicLong();
     private volatile MirrorRun lastRun;
 
@@ -96,6 +97,9 @@ final class MirrorJob {
                 .description("Tags (or whole runs) a mirror rule failed to mirror").register(meters);
         this.runs = Counter.builder("layerfold.mirror.runs").tag("rule", name)
                 .description("Runs of a mirror rule this process finished, failed or not").register(meters);
+        this.skipped = Counter.builder("layerfold.mirror.runs.skipped").tag("rule", name)
+                .description("Runs of a mirror rule this process left out because another process was running it")
+                .register(meters);
         Gauge.builder("layerfold.mirror.last.success.timestamp", lastSuccess, AtomicLong::get).baseUnit("seconds")
                 .tag("rule", name).description("When a run of the rule last finished without a failure (epoch)")
                 .register(meters);
@@ -118,6 +122,7 @@ final class MirrorJob {
             if (shared != null) {
                 lease = shared.tryAcquire("mirror/" + rule.name(), LEASE_LIFETIME);
                 if (lease.isEmpty()) {
+                    skipped.increment();
                     LOG.debug("mirror rule {} is being run by another process", rule.name());
                     return;
                 }
