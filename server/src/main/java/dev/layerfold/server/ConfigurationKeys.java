@@ -2,6 +2,7 @@ package dev.layerfold.server;
 
 import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.registry.auth.AuthProperties;
+import dev.layerfold.registry.mirror.MirrorProperties;
 import dev.layerfold.registry.notification.NotificationProperties;
 import dev.layerfold.registry.proxy.ProxyProperties;
 import java.lang.reflect.ParameterizedType;
@@ -27,7 +28,7 @@ final class ConfigurationKeys {
     private static final List<Class<?>> PROPERTIES = List.of(StorageProperties.class, BackendConfiguration.S3Properties.class,
             BackendConfiguration.RedisProperties.class, DedupProperties.class, GcProperties.class, PredictorProperties.class,
             RegistryApiProperties.class, AuthProperties.class, UsageProperties.class,
-            NotificationProperties.class, ProxyProperties.class);
+            NotificationProperties.class, ProxyProperties.class, MirrorProperties.class);
 
     /** A key as documented ({@code layerfold.auth.access[0].users[0]}), and the squashed pattern it stands for. */
     record Key(String name, Pattern squashed, Type type) {

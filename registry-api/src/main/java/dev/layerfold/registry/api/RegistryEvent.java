@@ -67,6 +67,16 @@ public record RegistryEvent(Action action, Instant at, RepositoryName repository
                 OptionalLong.empty(), Optional.empty(), path, requester(request));
     }
 
+    /**
+     * A tag a scheduled mirror copied from an upstream. No client asked: the request is the mirror's
+     * own, with no address, and the content's URL is relative (the registry does not know its public origin).
+     */
+    public static RegistryEvent mirrored(RepositoryName repository, Digest digest, String mediaType, long size, String tag) {
+        Requester mirror = new Requester(java.util.UUID.randomUUID().toString(), "", "", "GET", "layerfold-mirror", "", "", 0);
+        return new RegistryEvent(Action.MIRROR, Instant.now(), repository, Optional.of(digest), Optional.of(mediaType),
+                OptionalLong.of(size), Optional.of(tag), "manifests", mirror);
+    }
+
     public static RegistryEvent tagDeleted(RegistryRequest request, RepositoryName repository, String tag) {
         return new RegistryEvent(Action.DELETE, Instant.now(), repository, Optional.empty(), Optional.empty(),
                 OptionalLong.empty(), Optional.of(tag), "manifests", requester(request));

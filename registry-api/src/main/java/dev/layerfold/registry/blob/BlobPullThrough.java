@@ -20,6 +20,7 @@ import dev.layerfold.storage.metadata.MetadataStore;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ import org.springframework.stereotype.Component;
  * through the ordinary upload port, then linked into the repository like a pushed blob.
  */
 @Component
-class BlobPullThrough {
+public class BlobPullThrough {
 
     private static final Logger LOG = LoggerFactory.getLogger(BlobPullThrough.class);
     /** Renewed while held; lapses this long after its holder died. */
@@ -311,30 +312,10 @@ class BlobPullThrough {
             if (length >= 0) {
                 response.setContentLengthLong(length);
             }
-            String uploadId = "pull-through-" + UUID.randomUUID();
-            blobs.startUpload(uploadId);
-            fetch.started(uploadId, length);
-            boolean published = false;
             try {
-                VerifyingTee tee = new VerifyingTee(answer.body(), upstream, digest, length, response.getOutputStream());
-                blobs.append(uploadId, tee);
-                if (!tee.verified()) {
-                    throw upstream.failure(UpstreamException.Reason.TRUNCATED, "the body of " + digest + " was not read to its end");
-                }
-                // Verified: the client may have its last byte now, without waiting for the publish's fsync.
-                tee.release();
-                fence.touchBeforePublishing(route.name(), digest);
-                blobs.publish(uploadId, digest);
-                published = true;
-                metadata.linkBlob(route.name(), digest);
-                pulledLayers.arrived(digest);
-                fetch.finish(true);
+                receive(upstream, answer, route.name(), digest, length, response.getOutputStream(), fetch);
                 return true;
             } catch (IOException | RuntimeException e) {
-                answer.abort();
-                if (!published) {
-                    blobs.abortUpload(uploadId);
-                }
                 LOG.warn("pull-through of {} for {} failed: {}", digest, route.name(), e.toString());
                 if (e instanceof UpstreamException failed && !response.isCommitted()) {
                     response.reset();
@@ -345,6 +326,102 @@ class BlobPullThrough {
                 }
                 throw e;
             }
+        }
+    }
+
+    /**
+     * Reads the upstream's body into an upload, hashed on the way and copied to {@code client}, then,
+     * once verified, publishes it and links it into the repository. On a failure nothing is kept and
+     * the upstream connection is dropped.
+     */
+    private void receive(Upstream upstream, Upstream.Response answer, RepositoryName repository, Digest digest,
+                         long length, OutputStream client, Fetch fetch) throws IOException {
+        String uploadId = "pull-through-" + UUID.randomUUID();
+        blobs.startUpload(uploadId);
+        fetch.started(uploadId, length);
+        boolean published = false;
+        try {
+            VerifyingTee tee = new VerifyingTee(answer.body(), upstream, digest, length, client);
+            blobs.append(uploadId, tee);
+            if (!tee.verified()) {
+                throw upstream.failure(UpstreamException.Reason.TRUNCATED, "the body of " + digest + " was not read to its end");
+            }
+            // Verified: the client may have its last byte now, without waiting for the publish's fsync.
+            tee.release();
+            fence.touchBeforePublishing(repository, digest);
+            blobs.publish(uploadId, digest);
+            published = true;
+            metadata.linkBlob(repository, digest);
+            pulledLayers.arrived(digest);
+            fetch.finish(true);
+        } catch (IOException | RuntimeException e) {
+            answer.abort();
+            if (!published) {
+                blobs.abortUpload(uploadId);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * For scheduled mirroring: makes the blob part of the repository, fetching it from the upstream
+     * as a client's pull would (one fetch per blob in this process, the same lease across processes,
+     * the same verify-then-store path), with nobody to stream it to.
+     *
+     * @return the bytes fetched from the upstream: 0 if the blob was here already
+     */
+    public long mirror(Upstreams.Target target, RepositoryName repository, Digest digest) throws IOException {
+        if (metadata.hasBlob(repository, digest) && content.size(digest).isPresent()) {
+            return 0;
+        }
+        Route.Blob route = new Route.Blob(repository, digest);
+        for (int attempt = 0; ; attempt++) {
+            if (content.size(digest).isPresent()) {
+                linkIfUpstreamHas(target, route);
+                return 0;
+            }
+            Fetch mine = new Fetch();
+            Fetch running = inFlight.putIfAbsent(digest, mine);
+            if (running == null) {
+                try (Lease lease = lease(digest)) {
+                    if (lease != null && content.size(digest).isPresent()) {
+                        linkIfUpstreamHas(target, route);
+                        return 0;
+                    }
+                    return fetchUnattended(target, repository, digest, mine);
+                } finally {
+                    inFlight.remove(digest, mine);
+                    mine.finish(false);
+                }
+            }
+            if (!running.await() && attempt > 0) {
+                throw RegistryException.of(ErrorCode.UNAVAILABLE, "blob " + digest + " could not be fetched from upstream "
+                        + target.upstream().name() + " by another request", Map.of("digest", digest.toString()));
+            }
+        }
+    }
+
+    private long fetchUnattended(Upstreams.Target target, RepositoryName repository, Digest digest, Fetch fetch)
+            throws IOException {
+        Upstream upstream = target.upstream();
+        try (Upstream.Response answer = upstream.send("GET", target.repository(), "blobs/" + digest, "blob", List.of())) {
+            if (answer.status() == 404) {
+                throw unknown(target, new Route.Blob(repository, digest));
+            }
+            long[] received = new long[1];
+            OutputStream counting = new OutputStream() {
+                @Override
+                public void write(int b) {
+                    received[0]++;
+                }
+
+                @Override
+                public void write(byte[] bytes, int offset, int length) {
+                    received[0] += length;
+                }
+            };
+            receive(upstream, answer, repository, digest, answer.contentLength(), counting, fetch);
+            return received[0];
         }
     }
 

@@ -135,7 +135,7 @@ class ManifestPullThrough {
     }
 
     /** What the tag names at the upstream, by a HEAD; empty if the upstream has no such tag. */
-    private Optional<Digest> upstreamDigest(Upstreams.Target target, String tag) throws IOException {
+    Optional<Digest> upstreamDigest(Upstreams.Target target, String tag) throws IOException {
         Upstream upstream = target.upstream();
         try (Upstream.Response answer = upstream.send("HEAD", target.repository(), "manifests/" + tag, "manifest", ACCEPT)) {
             if (answer.status() == 404) {
@@ -171,9 +171,32 @@ class ManifestPullThrough {
      */
     private Optional<ManifestRecord> fetch(Upstreams.Target target, RepositoryName repository, Digest digest,
                                            Optional<String> tag) throws IOException {
+        try (MemoryBudget.Reservation reserved = reserveForOne()) {
+            Optional<Fetched> fetched = fetchVerified(target, digest);
+            if (fetched.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(manifests.storePulledThrough(repository, digest, fetched.get().contentType(),
+                    fetched.get().bytes(), tag));
+        }
+    }
+
+    /** The heap one fetched manifest may take while it is read, parsed and stored; the caller holds it meanwhile. */
+    MemoryBudget.Reservation reserveForOne() throws IOException {
+        return memory.reserve((long) maxManifestSize * HEAP_PER_BYTE);
+    }
+
+    /** A manifest's bytes as the upstream sent them, checked against their digest, and its Content-Type. */
+    record Fetched(byte[] bytes, Optional<String> contentType) {
+    }
+
+    /**
+     * Fetches the manifest {@code digest} and checks the bytes against it, storing nothing; empty if the
+     * upstream does not have it. The caller holds a {@link #reserveForOne} reservation.
+     */
+    Optional<Fetched> fetchVerified(Upstreams.Target target, Digest digest) throws IOException {
         Upstream upstream = target.upstream();
-        try (MemoryBudget.Reservation reserved = memory.reserve((long) maxManifestSize * HEAP_PER_BYTE);
-             Upstream.Response answer = upstream.send("GET", target.repository(), "manifests/" + digest, "manifest", ACCEPT)) {
+        try (Upstream.Response answer = upstream.send("GET", target.repository(), "manifests/" + digest, "manifest", ACCEPT)) {
             if (answer.status() == 404) {
                 return Optional.empty();
             }
@@ -183,7 +206,7 @@ class ManifestPullThrough {
                 throw upstream.failure(UpstreamException.Reason.DIGEST_MISMATCH, "sent a manifest with digest " + actual
                         + " for " + digest + "; it was discarded");
             }
-            return Optional.of(manifests.storePulledThrough(repository, digest, answer.header("Content-Type"), bytes, tag));
+            return Optional.of(new Fetched(bytes, answer.header("Content-Type")));
         }
     }
 

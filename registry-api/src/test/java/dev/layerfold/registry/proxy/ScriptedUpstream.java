@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An upstream registry over real HTTP whose behaviour each test scripts, for what a well-behaved
  * registry never does: wrong bytes under a digest, a manifest over the size limit, redirects without
  * end, a body that stalls, 429s; and Docker Hub's token sign-in. It serves the distribution API paths
- * the pull-through cache uses (manifest and blob GET and HEAD) under several roots:
+ * the pull-through cache and the mirror use (manifest and blob GET and HEAD, tag lists in pages of at
+ * most {@value #TAG_PAGE}) under several roots:
  * <ul>
  *   <li>{@code /open}: anonymous;</li>
  *   <li>{@code /signed}: bearer tokens only, obtained from {@code /token} with Basic {@code puller:s3cret},
@@ -27,14 +28,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /limited}: answers everything with 429 and {@code Retry-After: 120}.</li>
  * </ul>
  */
-final class ScriptedUpstream implements AutoCloseable {
+public final class ScriptedUpstream implements AutoCloseable {
+
+    static final int TAG_PAGE = 10;
 
     static final String USER = "puller";
     static final String PASSWORD = "s3cret";
     static final String TOKEN = "token-" + System.nanoTime();
 
     /** What a blob's GET does. */
-    enum Behaviour { NORMAL, WRONG_BYTES, STALL_HALFWAY, REDIRECT_LOOP, SLOW }
+    public enum Behaviour { NORMAL, WRONG_BYTES, STALL_HALFWAY, REDIRECT_LOOP, SLOW }
 
     record Blob(byte[] bytes, Behaviour behaviour) {
     }
@@ -47,19 +50,19 @@ final class ScriptedUpstream implements AutoCloseable {
     /** {@code METHOD path} to how often it was asked. */
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
 
-    ScriptedUpstream() throws IOException {
+    public ScriptedUpstream() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", this::handle);
         server.start();
     }
 
-    URI url(String root) {
+    public URI url(String root) {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/" + root);
     }
 
     /** Puts a manifest under its digest and, if given, a tag; returns the digest. */
-    Digest manifest(String repository, String tag, String mediaType, byte[] bytes) {
+    public Digest manifest(String repository, String tag, String mediaType, byte[] bytes) {
         Digest digest = Digest.sha256(bytes);
         manifests.put(repository + ":" + digest, bytes);
         mediaTypes.put(repository + ":" + digest, mediaType);
@@ -81,13 +84,13 @@ final class ScriptedUpstream implements AutoCloseable {
         mediaTypes.remove(repository + ":" + tag);
     }
 
-    Digest blob(byte[] bytes, Behaviour behaviour) {
+    public Digest blob(byte[] bytes, Behaviour behaviour) {
         Digest digest = Digest.sha256(bytes);
         blobs.put(digest, new Blob(bytes, behaviour));
         return digest;
     }
 
-    int requests(String method, String path) {
+    public int requests(String method, String path) {
         AtomicInteger count = requests.get(method + " " + path);
         return count == null ? 0 : count.get();
     }
@@ -113,6 +116,10 @@ final class ScriptedUpstream implements AutoCloseable {
                 return;
             }
             String api = rest.substring("/v2/".length());
+            if (api.endsWith("/tags/list")) {
+                tags(exchange, api.substring(0, api.length() - "/tags/list".length()));
+                return;
+            }
             int manifestsAt = api.lastIndexOf("/manifests/");
             int blobsAt = api.lastIndexOf("/blobs/");
             String repository = api.substring(0, Math.max(manifestsAt, blobsAt));
@@ -169,6 +176,36 @@ final class ScriptedUpstream implements AutoCloseable {
                 out.write(blob.bytes(), half, blob.bytes().length - half);
             }
         }
+    }
+
+    /** A page of the repository's tags, sorted, after {@code last}, with a Link to the next page if there is one. */
+    private void tags(HttpExchange exchange, String repository) throws IOException {
+        Map<String, String> query = new java.util.HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        for (String pair : raw == null ? new String[0] : raw.split("&")) {
+            String[] parts = pair.split("=", 2);
+            query.put(parts[0], parts.length > 1 ? java.net.URLDecoder.decode(parts[1], StandardCharsets.UTF_8) : "");
+        }
+        int n = Math.min(TAG_PAGE, Integer.parseInt(query.getOrDefault("n", "100")));
+        String last = query.get("last");
+        java.util.List<String> all = manifests.keySet().stream().filter(key -> key.startsWith(repository + ":"))
+                .map(key -> key.substring(repository.length() + 1)).filter(tag -> !tag.startsWith("sha256:"))
+                .filter(tag -> last == null || tag.compareTo(last) > 0).sorted().toList();
+        if (all.isEmpty() && last == null) {
+            empty(exchange, 404);
+            return;
+        }
+        java.util.List<String> page = all.subList(0, Math.min(n, all.size()));
+        if (all.size() > n) {
+            exchange.getResponseHeaders().set("Link", "</v2/" + repository + "/tags/list?last="
+                    + java.net.URLEncoder.encode(page.getLast(), StandardCharsets.UTF_8) + "&n=" + n + ">; rel=\"next\"");
+        }
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        StringBuilder body = new StringBuilder("{\"name\":\"" + repository + "\",\"tags\":[");
+        for (int i = 0; i < page.size(); i++) {
+            body.append(i == 0 ? "" : ",").append('"').append(page.get(i)).append('"');
+        }
+        send(exchange, "GET", body.append("]}").toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private void token(HttpExchange exchange) throws IOException {

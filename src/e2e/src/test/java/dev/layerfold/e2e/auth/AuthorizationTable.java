@@ -63,6 +63,7 @@ final class AuthorizationTable {
             mgmt  GET     /actuator/usage                      usage               401   403   403   403   403   200   401  401  401
             mgmt  GET     /actuator/usage/{*name}              usage-repository    401   403   403   403   403   200   401  401  401
             mgmt  GET     /actuator/operator                   operator            401   403   403   403   403   200   401  401  401
+            mgmt  GET     /actuator/mirror                     mirror              401   403   403   403   403   200   401  401  401
             """;
 
     enum Plane { API, MGMT }

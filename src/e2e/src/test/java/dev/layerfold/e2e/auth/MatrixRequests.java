@@ -49,7 +49,7 @@ final class MatrixRequests {
             case "liveness" -> MatrixRequest.management(method, "/actuator/health/liveness");
             case "readiness" -> MatrixRequest.management(method, "/actuator/health/readiness");
             case "prometheus" -> MatrixRequest.management(method, "/actuator/prometheus");
-            case "gc", "dedup", "mappings", "usage", "operator" -> MatrixRequest.management(method, "/actuator/" + row.request());
+            case "gc", "dedup", "mappings", "usage", "operator", "mirror" -> MatrixRequest.management(method, "/actuator/" + row.request());
             case "usage-repository" -> MatrixRequest.management(method, "/actuator/usage/" + MatrixFixture.REPOSITORY);
             case "gc-collect" -> gc("{\"action\":\"collect\"}");
             case "gc-check" -> gc("{\"action\":\"check\"}");

@@ -19,10 +19,10 @@ import java.util.concurrent.Executors;
  * it was sent. It can go down (its port refuses connections) and come back on the same port, and it
  * can be slow on a path (answer only after a delay).
  */
-final class WebhookReceiver implements AutoCloseable {
+public final class WebhookReceiver implements AutoCloseable {
 
     /** One request as received: its path, its headers (names in lower case) and its body. */
-    record Received(String path, Map<String, String> headers, byte[] body) {
+    public record Received(String path, Map<String, String> headers, byte[] body) {
     }
 
     private final int port;
@@ -34,7 +34,7 @@ final class WebhookReceiver implements AutoCloseable {
         this.port = port;
     }
 
-    static WebhookReceiver start() throws IOException {
+    public static WebhookReceiver start() throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
@@ -44,7 +44,7 @@ final class WebhookReceiver implements AutoCloseable {
         return receiver;
     }
 
-    String url(String path) {
+    public String url(String path) {
         return "http://127.0.0.1:" + port + path;
     }
 
@@ -86,7 +86,7 @@ final class WebhookReceiver implements AutoCloseable {
         server = null;
     }
 
-    synchronized List<Received> received() {
+    public synchronized List<Received> received() {
         return List.copyOf(received);
     }
 
