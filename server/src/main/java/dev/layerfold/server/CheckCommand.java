@@ -1,12 +1,12 @@
 package dev.layerfold.server;
 
-import dev.layerfold.storage.gc.CheckReport;
-import dev.layerfold.storage.gc.RegistryCheck;
+import dev.layerfold.gc.CheckReport;
+import dev.layerfold.gc.RegistryCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;

@@ -1,17 +1,17 @@
 package dev.layerfold.server;
 
+import dev.layerfold.gc.CheckReport;
+import dev.layerfold.gc.CollectionReport;
 import dev.layerfold.registry.manifest.RetentionReport;
-import dev.layerfold.storage.gc.CheckReport;
-import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.gc.GcIndex;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**

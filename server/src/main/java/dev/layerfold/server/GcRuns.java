@@ -1,12 +1,12 @@
 package dev.layerfold.server;
 
+import dev.layerfold.gc.CheckReport;
+import dev.layerfold.gc.CollectionReport;
+import dev.layerfold.gc.GarbageCollector;
+import dev.layerfold.gc.RegistryCheck;
 import dev.layerfold.registry.manifest.Retention;
 import dev.layerfold.registry.manifest.RetentionPolicy;
 import dev.layerfold.registry.manifest.RetentionReport;
-import dev.layerfold.storage.gc.CheckReport;
-import dev.layerfold.storage.gc.CollectionReport;
-import dev.layerfold.storage.gc.GarbageCollector;
-import dev.layerfold.storage.gc.RegistryCheck;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

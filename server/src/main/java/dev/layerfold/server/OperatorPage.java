@@ -1,8 +1,8 @@
 package dev.layerfold.server;
 
+import dev.layerfold.gc.CollectionReport;
 import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.DedupTotals;
-import dev.layerfold.storage.gc.CollectionReport;
 import dev.layerfold.storage.metadata.MetadataStore;
 import dev.layerfold.storage.usage.RepositoryUsage;
 import dev.layerfold.storage.usage.Usage;

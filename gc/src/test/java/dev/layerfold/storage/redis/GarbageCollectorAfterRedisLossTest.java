@@ -2,12 +2,12 @@ package dev.layerfold.storage.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layerfold.gc.CollectionReport;
+import dev.layerfold.gc.GarbageCollector;
+import dev.layerfold.gc.GcSettings;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
-import dev.layerfold.storage.gc.CollectionReport;
-import dev.layerfold.storage.gc.GarbageCollector;
 import dev.layerfold.storage.gc.GcIndex;
-import dev.layerfold.storage.gc.GcSettings;
 import dev.layerfold.storage.gc.ManifestTargets;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.s3.S3BlobStore;

@@ -2,8 +2,8 @@ package dev.layerfold.registry.gc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.layerfold.storage.gc.GarbageCollector;
-import dev.layerfold.storage.gc.GcSettings;
+import dev.layerfold.gc.GarbageCollector;
+import dev.layerfold.gc.GcSettings;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.redis.RedisMetadataStore;

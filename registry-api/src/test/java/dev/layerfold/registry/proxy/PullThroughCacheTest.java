@@ -2,15 +2,15 @@ package dev.layerfold.registry.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.layerfold.gc.CheckReport;
+import dev.layerfold.gc.RegistryCheck;
 import dev.layerfold.registry.RegistryHttpTest;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
-import dev.layerfold.storage.gc.CheckReport;
 import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.gc.ManifestTargets;
-import dev.layerfold.storage.gc.RegistryCheck;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,4 +1,4 @@
-package dev.layerfold.storage.gc;
+package dev.layerfold.gc;
 
 import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.storage.Digest;
@@ -9,6 +9,8 @@ import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.dedup.PackCopy;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.ManifestTargets;
 import dev.layerfold.storage.lease.Lease;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;

@@ -1,4 +1,4 @@
-package dev.layerfold.storage.gc;
+package dev.layerfold.gc;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
@@ -8,6 +8,8 @@ import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.FileLocation;
 import dev.layerfold.storage.dedup.LayerRecordFiles;
 import dev.layerfold.storage.dedup.LayerState;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.ManifestTargets;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;

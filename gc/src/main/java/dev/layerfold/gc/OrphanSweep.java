@@ -1,8 +1,9 @@
-package dev.layerfold.storage.gc;
+package dev.layerfold.gc;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.blob.ListedBlob;
+import dev.layerfold.storage.gc.GcIndex;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;

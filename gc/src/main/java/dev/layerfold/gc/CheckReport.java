@@ -1,4 +1,4 @@
-package dev.layerfold.storage.gc;
+package dev.layerfold.gc;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;

@@ -1,4 +1,4 @@
-package dev.layerfold.storage.gc;
+package dev.layerfold.gc;
 
 import java.time.Instant;
 

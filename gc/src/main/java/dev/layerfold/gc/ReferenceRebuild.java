@@ -1,8 +1,10 @@
-package dev.layerfold.storage.gc;
+package dev.layerfold.gc;
 
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobStore;
+import dev.layerfold.storage.gc.GcIndex;
+import dev.layerfold.storage.gc.ManifestTargets;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
 import java.io.IOException;
