@@ -252,9 +252,10 @@ public final class LayerRebuilder {
             return;
         }
         ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
-        rebuild(recipe, files, out, (member, blob) -> segments != null && !member.restartPoints().isEmpty()
+        boolean inSegments = segments != null && segments.parallel();
+        rebuild(recipe, files, out, (member, blob) -> inSegments && !member.restartPoints().isEmpty()
                 ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob),
-                (index, frame, blob) -> segments != null && !frame.restartPoints().isEmpty()
+                (index, frame, blob) -> inSegments && !frame.restartPoints().isEmpty()
                         ? ParallelFrame.open(frame, 0, segments, blob) : onePiece.create(index, frame, blob));
     }
 

@@ -42,6 +42,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -121,6 +122,37 @@ class RestartPointPropertyTest {
     void everyBlockBoundaryOfStoredOrHuffmanOnlyGoIsAPointThatReproducesItsSegment(@ForAll("tars") byte[] tar, @ForAll("goStore") EncoderSpec spec)
             throws IOException {
         assertEveryBlockBoundaryIsAPoint(tar, spec);
+    }
+
+    /** On one thread a whole rebuild encodes in one piece (segments would only cost); with two it uses its points. */
+    @Test
+    void aWholeRebuildOnOneThreadEncodesInOnePiece() throws IOException {
+        byte[] tar = tarOfRealFiles(1_500_000);
+        byte[] blob = layer(tar, GO_1);
+        MemoryFileStore store = new MemoryFileStore();
+        Recipe recipe = withPoints(splitter(GO_1).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
+        assertThat(recipe.members().getFirst().restartPoints()).hasSizeGreaterThan(1);
+        AtomicInteger oneThreadTasks = new AtomicInteger();
+        AtomicInteger twoThreadTasks = new AtomicInteger();
+        LayerRebuilder onOne = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(task -> {
+            oneThreadTasks.incrementAndGet();
+            THREADS.execute(task);
+        }, 1));
+        LayerRebuilder onTwo = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(task -> {
+            twoThreadTasks.incrementAndGet();
+            THREADS.execute(task);
+        }, 2));
+
+        assertThat(rebuild(onOne, recipe, store)).isEqualTo(blob);
+        assertThat(rebuild(onTwo, recipe, store)).isEqualTo(blob);
+        assertThat(oneThreadTasks).hasValue(0);
+        assertThat(twoThreadTasks.get()).isPositive();
+        // A rebuild from a point (a Range) still starts there on one thread.
+        LayerRebuilder.Resume resume = onOne.resumePoint(recipe, blob.length - 1).orElseThrow();
+        assertThat(resume.point()).isEqualTo(recipe.members().getFirst().restartPoints().size() - 1);
+        ByteArrayOutputStream tail = new ByteArrayOutputStream();
+        onOne.rebuildFrom(recipe, store, resume, tail);
+        assertThat(tail.toByteArray()).isEqualTo(Arrays.copyOfRange(blob, (int) resume.blobOffset(), blob.length));
     }
 
     @Test

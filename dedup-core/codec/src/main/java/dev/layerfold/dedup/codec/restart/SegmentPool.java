@@ -33,6 +33,15 @@ public final class SegmentPool {
         return executor;
     }
 
+    /**
+     * Whether segments run side by side. On one thread a whole rebuild gains nothing from its restart
+     * points and would pay for them (a state rebuilt per segment, each segment's output buffered,
+     * hashed and copied), so it encodes in one piece; a rebuild that starts at a point still uses them.
+     */
+    public boolean parallel() {
+        return threads > 1;
+    }
+
     /** The most segments one restore has under way at once. */
     public int perRestore() {
         return threads + 1;
