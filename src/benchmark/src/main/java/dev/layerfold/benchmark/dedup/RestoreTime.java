@@ -55,8 +55,10 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
                     oneThread.push(layer);
                     oneThread.deduplicate(layer);
                     intact.push(layer);
-                    measure(layer, deduplicated, intact, report);
-                    measureAgainstCeilings(layer, deduplicated, oneThread, report);
+                    List<GzipMember> members = new LayerSplitter(StandardEncoders.identifier())
+                            .split(new ByteArrayInputStream(layer.blob()), layer.digest().hex(), FileSink.discarding()).recipe().members();
+                    measure(layer, members, deduplicated, intact, report);
+                    measureAgainstCeilings(layer, members, deduplicated, oneThread, report);
                 }
             }
         }
@@ -68,12 +70,10 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
      * from files already in memory on as many threads (the encoder's parallel ceiling from the layer's
      * restart points; for a layer without points, one thread encodes in both).
      */
-    private void measureAgainstCeilings(ProducedLayer layer, EmbeddedDedup deduplicated, EmbeddedDedup oneThread, BenchmarkReport report)
+    private void measureAgainstCeilings(ProducedLayer layer, List<GzipMember> members, EmbeddedDedup deduplicated, EmbeddedDedup oneThread, BenchmarkReport report)
             throws IOException {
         int rounds = (int) Math.clamp(ROUNDS_BYTES / layer.blob().length, this.rounds, 100);
         int cores = Runtime.getRuntime().availableProcessors();
-        List<GzipMember> members = new LayerSplitter(StandardEncoders.identifier())
-                .split(new ByteArrayInputStream(layer.blob()), layer.digest().hex(), FileSink.discarding()).recipe().members();
         Runnable ceiling = deduplicated.rebuildInMemory(layer.digest(), cores);
         Runnable inMemoryOnOne = oneThread.rebuildInMemory(layer.digest(), 1);
         double[] restoreOne = new double[rounds];
@@ -126,12 +126,10 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
                 "files in memory", false);
     }
 
-    private void measure(ProducedLayer layer, EmbeddedDedup deduplicated, EmbeddedDedup intact, BenchmarkReport report)
+    private void measure(ProducedLayer layer, List<GzipMember> members, EmbeddedDedup deduplicated, EmbeddedDedup intact, BenchmarkReport report)
             throws IOException, InterruptedException {
         // A small layer's restore takes milliseconds, which a shared machine's noise swamps in 5 rounds: more of them.
         int rounds = (int) Math.clamp(ROUNDS_BYTES / layer.blob().length, this.rounds, 100);
-        List<GzipMember> members = new LayerSplitter(StandardEncoders.identifier())
-                .split(new ByteArrayInputStream(layer.blob()), layer.digest().hex(), FileSink.discarding()).recipe().members();
         double[] coldRestore = new double[rounds];
         double[] coldIntact = new double[rounds];
         double[] warmRestore = new double[rounds];
