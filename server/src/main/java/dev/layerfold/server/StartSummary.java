@@ -77,8 +77,9 @@ class StartSummary {
         String management = environment.getProperty("management.server.address", "0.0.0.0") + ":" + managementPort;
         return "Registry (distribution API and /token) on " + registry + ". Management plane on " + management + (admin.open()
                 ? ": sign-in is off, so ANYONE who reaches " + management + " may run collections, checks, repairs and retention"
-                        + " (which deletes tags and manifests), dedup actions, and read the inventory (/actuator/gc,"
-                        + " /actuator/dedup); health and metrics are open too."
+                        + " (which deletes tags and manifests), dedup actions and mirror runs, and read the inventory"
+                        + " (/actuator/gc, /actuator/dedup, /actuator/usage, /actuator/operator, /actuator/mirror);"
+                        + " health and metrics are open too."
                 : ": health and metrics open to whoever reaches it; admin actions and inventory reads need the admin grant.");
     }
 }
