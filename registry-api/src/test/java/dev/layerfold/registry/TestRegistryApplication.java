@@ -7,8 +7,6 @@ import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.gc.GcStorage;
 import dev.layerfold.storage.metadata.MetadataStore;
-import dev.layerfold.storage.predictor.ImageLayers;
-import dev.layerfold.storage.predictor.PredictorStorage;
 import dev.layerfold.storage.redis.RedisConnection;
 import dev.layerfold.storage.redis.RedisMetadataStore;
 import dev.layerfold.storage.s3.S3BlobStore;
@@ -99,10 +97,9 @@ public class TestRegistryApplication {
         return new GcHooks();
     }
 
-    /** The predictor's map of manifests to layers, written on push like the server's. */
     @Bean
-    ImageLayers imageLayers(MetadataStore metadata) {
-        return ((PredictorStorage) metadata).imageLayers();
+    RecordedPushes recordedPushes() {
+        return new RecordedPushes();
     }
 
     @Bean

@@ -18,10 +18,10 @@ import dev.layerfold.dedup.pipeline.YieldToClients;
 import dev.layerfold.registry.api.RegistryApiProperties;
 import dev.layerfold.restore.LayerRestorer;
 import dev.layerfold.restore.RestoreOnce;
-import dev.layerfold.restore.RestoringBlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;
 import dev.layerfold.storage.dedup.DedupQueue;
+import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.dedup.DedupStorage;
 import dev.layerfold.storage.dedup.LayerPulls;
 import dev.layerfold.storage.gc.GcIndex;
@@ -30,11 +30,13 @@ import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import dev.layerfold.storage.usage.RepositoryUsage;
 import dev.layerfold.registry.api.PullListener;
+import dev.layerfold.registry.api.PushListener;
 import dev.layerfold.registry.api.Puller;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.dedup.DedupTotals;
 import java.io.IOException;
+import java.util.List;
 import java.io.UncheckedIOException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -73,11 +75,25 @@ public class DedupConfiguration {
         return storage(metadata).dedupIndex();
     }
 
-    /** Present only when dedup is on: the registry API queues pushed layers into it. */
+    /** Present only when dedup is on. */
     @Bean
     @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off'")
     DedupQueue dedupQueue(MetadataStore metadata) {
         return storage(metadata).dedupQueue();
+    }
+
+    /** Every layer stored by a push or a pull-through is queued for deduplication before the push succeeds. */
+    @Bean
+    @ConditionalOnExpression("'${layerfold.dedup.mode:all}'.toLowerCase() != 'off'")
+    PushListener dedupOnPush(DedupQueue queue) {
+        return new PushListener() {
+            @Override
+            public void layersStored(List<LayerTask> layers) throws IOException {
+                for (LayerTask layer : layers) {
+                    queue.enqueue(layer);
+                }
+            }
+        };
     }
 
     static DedupStorage storage(MetadataStore metadata) {
@@ -276,9 +292,4 @@ public class DedupConfiguration {
         return sweeper;
     }
 
-    /** The content the API serves, unless the predictor's tiers stand in front of it (PredictorConfiguration). */
-    @Bean
-    RestoringBlobContent blobContent(BlobStore blobs, RestoreOnce restores) {
-        return new RestoringBlobContent(blobs, restores);
-    }
 }

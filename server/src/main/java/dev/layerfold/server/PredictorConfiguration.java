@@ -4,14 +4,18 @@ import dev.layerfold.predictor.ImageLayersFromManifests;
 import dev.layerfold.predictor.PredictorMetrics;
 import dev.layerfold.predictor.Prefetcher;
 import dev.layerfold.predictor.PullLearner;
-import dev.layerfold.predictor.TieredBlobContent;
 import dev.layerfold.predictor.Tiers;
 import dev.layerfold.predictor.tier.LayerTier;
+import dev.layerfold.registry.api.PushListener;
 import dev.layerfold.registry.manifest.StoredManifests;
-import dev.layerfold.restore.RestoringBlobContent;
+import dev.layerfold.storage.Digest;
+import dev.layerfold.storage.RepositoryName;
+import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.metadata.MetadataStore;
+import dev.layerfold.storage.predictor.ImageContents;
 import dev.layerfold.storage.predictor.ImageLayers;
+import dev.layerfold.storage.predictor.ImageRef;
 import dev.layerfold.storage.predictor.PredictorStorage;
 import dev.layerfold.storage.predictor.PullHistory;
 import dev.layerfold.storage.predictor.PullHistoryLimits;
@@ -32,7 +36,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Primary;
 
 /**
  * The predictor and its tiers in front of the restore service's blob content ({@code layerfold.predictor.*}).
@@ -81,24 +84,33 @@ public class PredictorConfiguration {
     }
 
     @Bean
-    Prefetcher prefetcher(Tiers tiers, RestoringBlobContent origin, BlobStore blobs,
+    Prefetcher prefetcher(Tiers tiers, @Qualifier(ServedContentConfiguration.RESTORING) BlobContent origin, BlobStore blobs,
                           @Qualifier("predictorFetchers") ThreadPoolExecutor fetchers, PredictorMetrics metrics) {
         return new Prefetcher(tiers, origin, layer -> blobs.size(layer).isPresent(), fetchers, metrics);
     }
 
-    /** The content the API serves: the tiers in front of the restore service's. */
-    @Bean
-    @Primary
-    TieredBlobContent tieredBlobContent(RestoringBlobContent origin, BlobStore blobs, Tiers tiers, Prefetcher prefetcher,
-                                        @Qualifier("predictorFetchers") ThreadPoolExecutor fetchers,
-                                        PredictorMetrics metrics) {
-        return new TieredBlobContent(origin, layer -> blobs.size(layer).isPresent(), tiers, prefetcher, fetchers, metrics);
-    }
 
     @Bean
     @ConditionalOnExpression("'${layerfold.predictor.mode:predict}'.toLowerCase() == 'predict'")
     ImageLayers imageLayers(MetadataStore metadata, StoredManifests manifests) {
         return new ImageLayersFromManifests(storage(metadata).imageLayers(), manifests);
+    }
+
+    /** Maps each stored manifest to its layers before the push succeeds: a client that pulls right after its push is predicted. */
+    @Bean
+    @ConditionalOnExpression("'${layerfold.predictor.mode:predict}'.toLowerCase() == 'predict'")
+    PushListener imageMapOnPush(ImageLayers images) {
+        return new PushListener() {
+            @Override
+            public void manifestStored(RepositoryName repository, Digest manifest, ImageContents contents) throws IOException {
+                images.put(new ImageRef(repository, manifest), contents);
+            }
+
+            @Override
+            public void manifestDeleted(RepositoryName repository, Digest manifest) throws IOException {
+                images.remove(new ImageRef(repository, manifest));
+            }
+        };
     }
 
     @Bean

@@ -1,6 +1,5 @@
 package dev.layerfold.registry.api;
 
-import dev.layerfold.registry.proxy.ProxyProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
@@ -19,7 +18,7 @@ import org.springframework.core.env.Environment;
  * from touching request bodies: no size cap on uploads, no form or multipart parsing of blobs.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({RegistryApiProperties.class, ProxyProperties.class})
+@EnableConfigurationProperties(RegistryApiProperties.class)
 @PropertySource("classpath:dev/layerfold/registry/api/registry-api-defaults.properties")
 public class RegistryApiConfiguration {
 

@@ -1,5 +1,6 @@
 package dev.layerfold.registry.manifest;
 
+import dev.layerfold.registry.api.PushListener;
 import dev.layerfold.registry.api.StoredBytes;
 import dev.layerfold.registry.error.ErrorCode;
 import dev.layerfold.registry.error.RegistryException;
@@ -9,14 +10,11 @@ import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.blob.BlobContent;
 import dev.layerfold.storage.blob.BlobStore;
-import dev.layerfold.storage.dedup.DedupQueue;
 import dev.layerfold.storage.dedup.LayerTask;
 import dev.layerfold.storage.gc.GcIndex;
 import dev.layerfold.storage.metadata.Descriptor;
 import dev.layerfold.storage.metadata.ManifestRecord;
 import dev.layerfold.storage.metadata.MetadataStore;
-import dev.layerfold.storage.predictor.ImageLayers;
-import dev.layerfold.storage.predictor.ImageRef;
 import dev.layerfold.storage.usage.RepositoryUsage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -48,30 +46,26 @@ class ManifestService {
     private final BlobContent content;
     private final MetadataStore metadata;
     private final ManifestParser parser;
-    private final ObjectProvider<DedupQueue> dedupQueue;
     private final GcIndex gc;
     private final CollectorFence fence;
-    private final ObjectProvider<ImageLayers> imageLayers;
+    private final ObjectProvider<PushListener> pushes;
     private final ObjectProvider<RepositoryUsage> usage;
     private final PulledLayers pulledLayers;
 
     /**
-     * @param dedupQueue where pushed layers are queued for deduplication; absent when dedup is off
-     * @param imageLayers the predictor's map of each manifest's layers; absent when the predictor is off
+     * @param pushes told of every layer and manifest stored (deduplication, the predictor's map), in order
      * @param usage the per-repository accounting; absent in a test registry that keeps none
      */
     ManifestService(BlobStore blobs, BlobContent content, MetadataStore metadata, ManifestParser parser,
-                    ObjectProvider<DedupQueue> dedupQueue, GcIndex gc, CollectorFence fence,
-                    ObjectProvider<ImageLayers> imageLayers, ObjectProvider<RepositoryUsage> usage,
-                    PulledLayers pulledLayers) {
+                    GcIndex gc, CollectorFence fence, ObjectProvider<PushListener> pushes,
+                    ObjectProvider<RepositoryUsage> usage, PulledLayers pulledLayers) {
         this.blobs = blobs;
         this.content = content;
         this.metadata = metadata;
         this.parser = parser;
-        this.dedupQueue = dedupQueue;
         this.gc = gc;
         this.fence = fence;
-        this.imageLayers = imageLayers;
+        this.pushes = pushes;
         this.usage = usage;
         this.pulledLayers = pulledLayers;
     }
@@ -136,12 +130,7 @@ class ManifestService {
                 throw e;
             }
         }
-        queueLayersForDedup(manifest, contentHere);
-        ImageLayers images = imageLayers.getIfAvailable();
-        if (images != null) {
-            // Before the link, like the dedup queue: a client that pulls right after its push is predicted.
-            images.put(new ImageRef(repository, digest), manifest.contents());
-        }
+        tellListeners(repository, digest, manifest, contentHere);
         metadata.linkManifest(repository, new ManifestRecord(digest, manifest.mediaType(), bytes.length));
         if (manifest.subject().isPresent()) {
             metadata.addReferrer(repository, manifest.subject().get(), new Descriptor(manifest.mediaType(), digest,
@@ -193,22 +182,27 @@ class ManifestService {
     }
 
     /**
-     * Queues the manifest's layers before the manifest is linked: once a client is told its push
-     * succeeded, the work is recorded, and a crash in between leaves at worst a queued layer that no
-     * manifest links (deduplicating it is harmless).
+     * Tells the push listeners before the manifest is linked: once a client is told its push succeeded,
+     * what they record (layers queued for deduplication, the image in the predictor's map) is there, and
+     * a crash in between leaves at worst a queued layer that no manifest links (deduplicating it is
+     * harmless). A pulled-through manifest's layers not fetched yet are told when their bytes arrive.
      */
-    private void queueLayersForDedup(ParsedManifest manifest, boolean contentHere) throws IOException {
-        DedupQueue queue = dedupQueue.getIfAvailable();
-        if (queue == null) {
-            return;
-        }
+    private void tellListeners(RepositoryName repository, Digest digest, ParsedManifest manifest, boolean contentHere)
+            throws IOException {
+        List<LayerTask> here = new ArrayList<>();
         for (ParsedManifest.Layer layer : manifest.layers()) {
             LayerTask task = new LayerTask(layer.digest(), layer.mediaType(), layer.size());
             if (contentHere || content.size(layer.digest()).isPresent()) {
-                queue.enqueue(task);
+                here.add(task);
             } else {
-                pulledLayers.awaiting(task); // pulled through, its bytes not fetched yet
+                pulledLayers.awaiting(task);
             }
+        }
+        for (PushListener listener : pushes.orderedStream().toList()) {
+            if (!here.isEmpty()) {
+                listener.layersStored(List.copyOf(here));
+            }
+            listener.manifestStored(repository, digest, manifest.contents());
         }
     }
 
@@ -261,9 +255,8 @@ class ManifestService {
                 // Before the unlink, so that the collector finishes a delete killed before its unreference below.
                 gc.releasing(repository, digest);
                 metadata.unlinkManifest(repository, digest);
-                ImageLayers images = imageLayers.getIfAvailable();
-                if (images != null) {
-                    images.remove(new ImageRef(repository, digest));
+                for (PushListener listener : pushes.orderedStream().toList()) {
+                    listener.manifestDeleted(repository, digest);
                 }
                 if (subject.isPresent()) {
                     metadata.removeReferrer(repository, subject.get(), digest);

@@ -4,23 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.registry.RecordedPulls;
 import dev.layerfold.registry.RecordedPulls.Pull;
+import dev.layerfold.registry.RecordedPushes;
 import dev.layerfold.registry.RegistryHttpTest;
 import dev.layerfold.registry.api.Puller;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.predictor.ImageContents;
-import dev.layerfold.storage.predictor.ImageLayers;
-import dev.layerfold.storage.predictor.ImageRef;
+import dev.layerfold.storage.dedup.LayerTask;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
-/** What the API tells the predictor: each pushed manifest's contents, and who pulls what. */
-class PredictorHooksTest extends RegistryHttpTest {
+/** What the API tells the features that follow pushes and pulls: each pushed manifest's layers and contents, and who pulls what. */
+class ListenerHooksTest extends RegistryHttpTest {
 
     @Autowired
-    ImageLayers imageLayers;
+    RecordedPushes pushes;
 
     @Autowired
     RecordedPulls pulls;
@@ -36,8 +36,11 @@ class PredictorHooksTest extends RegistryHttpTest {
                 + descriptor(OCI_LAYER, large, 29) + "]}";
         Digest digest = pushManifest(repository, "v1", OCI_MANIFEST, manifest.getBytes(StandardCharsets.UTF_8));
 
-        assertThat(imageLayers.get(new ImageRef(RepositoryName.of(repository), digest))).contains(new ImageContents.Layers(
+        assertThat(pushes.contents(digest)).contains(new ImageContents.Layers(
                 List.of(new ImageContents.Layer(small, 11), new ImageContents.Layer(large, 29))));
+        assertThat(pushes.layer(small)).contains(new LayerTask(small, OCI_LAYER, 11));
+        assertThat(pushes.layer(large)).contains(new LayerTask(large, OCI_LAYER, 29));
+        assertThat(pushes.layer(config)).as("a config is no layer").isEmpty();
     }
 
     @Test
@@ -52,7 +55,7 @@ class PredictorHooksTest extends RegistryHttpTest {
                 + entry(repository, attestation, "{\"os\":\"linux\",\"architecture\":\"not a word\"}") + "]}";
         Digest digest = pushManifest(repository, "multi", OCI_INDEX, index.getBytes(StandardCharsets.UTF_8));
 
-        assertThat(imageLayers.get(new ImageRef(RepositoryName.of(repository), digest))).contains(new ImageContents.Index(List.of(
+        assertThat(pushes.contents(digest)).contains(new ImageContents.Index(List.of(
                 new ImageContents.PlatformManifest(amd, "linux/amd64"),
                 new ImageContents.PlatformManifest(arm, "linux/arm64/v8"),
                 new ImageContents.PlatformManifest(attestation, ""))));
@@ -72,7 +75,7 @@ class PredictorHooksTest extends RegistryHttpTest {
 
         request("DELETE", "/v2/" + repository + "/manifests/" + digest).send();
 
-        assertThat(imageLayers.get(new ImageRef(RepositoryName.of(repository), digest))).isEmpty();
+        assertThat(pushes.deleted(digest)).isTrue();
     }
 
     @Test
