@@ -142,7 +142,7 @@ final class MirrorJob {
         } catch (IOException | RuntimeException e) {
             failures.increment();
             LOG.warn("mirror rule {} failed: {}", rule.name(), e.toString());
-            lastRun = new MirrorRun(started, clock.instant(), 0, 0, 1, e.getMessage());
+            lastRun = new MirrorRun(started, clock.instant(), 0, 0, 0, 1, e.getMessage());
             runs.increment();
         } finally {
             lease.ifPresent(Lease::close);
@@ -155,6 +155,7 @@ final class MirrorJob {
 
     /** What a run did so far. */
     private static final class Tally {
+        int repositories;
         int selected;
         int mirrored;
         int failed;
@@ -205,7 +206,7 @@ final class MirrorJob {
         if (failed == 0) {
             lastSuccess.set(finished.getEpochSecond());
         }
-        lastRun = new MirrorRun(started, finished, selected, mirrored, failed, error);
+        lastRun = new MirrorRun(started, finished, tally.repositories, selected, mirrored, failed, error);
         runs.increment();
         if (mirrored > 0 || failed > 0) {
             LOG.info("mirror rule {}: {} tags selected, {} mirrored, {} failed", rule.name(), selected, mirrored, failed);
@@ -220,6 +221,7 @@ final class MirrorJob {
 
     /** Mirrors the tags the rule selects of one repository. */
     private void mirrorRepository(Source source, Tally tally) throws IOException {
+        tally.repositories++;
         List<String> selected = upstreamTags(source.target()).stream().filter(selection::selects).toList();
         tally.selected += selected.size();
         for (String tag : selected) {

@@ -75,6 +75,7 @@ class MirrorCatalogTest extends RegistryHttpTest {
         MirrorRun run = job.lastRun().orElseThrow();
         assertThat(run.failures()).isEqualTo(1);
         assertThat(run.tagsSelected()).isZero();
+        assertThat(run.repositoriesSelected()).isZero();
         assertThat(run.error()).contains("offers no catalog").contains("answered 404").contains(RULE);
         assertThat(meters.find("layerfold.mirror.failures").tag("rule", RULE).counter().count()).isEqualTo(failures + 1);
         assertThat(meters.find("layerfold.upstream.failures").tag("upstream", "nocatalog").tag("reason", "status").counter().count())

@@ -79,6 +79,12 @@ class MirrorGlobTest {
 
                 double blobRequests = upstreamMetric(layerfold, "layerfold_upstream_requests_total", "kind=\"blob\"");
                 assertThat(upstreamMetric(layerfold, "layerfold_upstream_requests_total", "kind=\"catalog\"")).isEqualTo(1);
+                HttpResponse<String> status = HTTP.send(HttpRequest.newBuilder(layerfold.managementUri().resolve("/actuator/mirror"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+                JsonNode lastRun = JSON.readTree(status.body()).path("rules").path(0).path("lastRun");
+                assertThat(lastRun.path("repositoriesSelected").asInt()).as(status.body()).isEqualTo(2);
+                assertThat(lastRun.path("tagsMirrored").asInt()).as(status.body()).isEqualTo(2);
                 for (String selected : List.of("e2e/lib/alpha", "e2e/lib/beta")) {
                     assertThat(localTags(layerfold, selected)).as(selected).containsExactly("v1");
                     Path pulled = work.resolve("pulled-" + selected.replace('/', '-'));
