@@ -44,6 +44,7 @@ class MirrorEndpoint {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("started", run.started().toString());
         body.put("finished", run.finished().toString());
+        body.put("repositoriesSelected", run.repositoriesSelected());
         body.put("tagsSelected", run.tagsSelected());
         body.put("tagsMirrored", run.tagsMirrored());
         body.put("failures", run.failures());

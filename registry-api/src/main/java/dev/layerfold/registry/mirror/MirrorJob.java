@@ -31,7 +31,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One mirror rule's runs: list the upstream repository's tags (following its pagination), keep those
+ * One mirror rule's runs: for a rule naming repositories by glob, list the upstream's catalog (following
+ * its pagination) and keep the repositories the glob selects; for each repository,
+ * list the upstream repository's tags (following its pagination), keep those
  * the rule selects, and for each whose upstream digest differs from the tag here, or whose content is
  * not all here, fetch what is missing (the manifest, an index's selected platform manifests, every
  * blob not held) through the pull-through's own verify-then-store path, then move the tag. The tag
@@ -46,13 +48,16 @@ final class MirrorJob {
     private static final int MAX_PAGE_BYTES = 4 * 1024 * 1024;
     /** Tags of one repository kept in memory while a run goes through them. */
     private static final int MAX_TAGS = 100_000;
+    /** Repositories of an upstream's catalog kept in memory while a run goes through them. */
+    private static final int MAX_REPOSITORIES = 100_000;
     /** Renewed while held; lapses this long after its holder died, so another process takes over the rule. */
     private static final Duration LEASE_LIFETIME = Duration.ofSeconds(30);
 
     private final MirrorProperties.Rule rule;
     private final TagSelection selection;
-    private final Upstreams.Target target;
-    private final RepositoryName repository;
+    /** Where the rule's repositories come from, found again per run for a rule naming them by glob. */
+    private final Upstreams upstreams;
+    private final Optional<RepositoryGlob> glob;
     private final ManifestMirror manifests;
     private final BlobPullThrough blobs;
     private final MetadataStore metadata;
@@ -71,13 +76,19 @@ final class MirrorJob {
     private final AtomicLong lastSuccess = new AtomicLong();
     private volatile MirrorRun lastRun;
 
-    MirrorJob(MirrorProperties.Rule rule, Upstreams.Target target, RepositoryName repository, ManifestMirror manifests,
+    MirrorJob(MirrorProperties.Rule rule, Upstreams upstreams, ManifestMirror manifests,
               BlobPullThrough blobs, MetadataStore metadata, ObjectProvider<Leases> leases,
               ObjectProvider<RegistryEventListener> events, MeterRegistry meters, Clock clock) {
         this.rule = rule;
         this.selection = TagSelection.of(rule.tags(), rule.semver());
-        this.target = target;
-        this.repository = repository;
+        this.upstreams = upstreams;
+        this.glob = rule.selectsRepositories() ? Optional.of(RepositoryGlob.of(rule.repository())) : Optional.empty();
+        if (glob.isEmpty()) {
+            target(rule.repository()); // refuses, at startup, a rule whose upstream does not serve its repository
+        } else if (upstreams.named(rule.upstream()).isEmpty()) {
+            throw new IllegalArgumentException("layerfold.mirror.rules[" + rule.name() + "].upstream names no upstream of"
+                    + " layerfold.proxy.upstreams");
+        }
         this.manifests = manifests;
         this.blobs = blobs;
         this.metadata = metadata;
@@ -131,48 +142,160 @@ final class MirrorJob {
         } catch (IOException | RuntimeException e) {
             failures.increment();
             LOG.warn("mirror rule {} failed: {}", rule.name(), e.toString());
-            lastRun = new MirrorRun(started, clock.instant(), 0, 0, 1, e.getMessage());
+            lastRun = new MirrorRun(started, clock.instant(), 0, 0, 0, 1, e.getMessage());
             runs.increment();
         } finally {
             lease.ifPresent(Lease::close);
         }
     }
 
+    /** Where one repository of the rule comes from, and its name here (under the upstream's prefix). */
+    private record Source(Upstreams.Target target, RepositoryName local) {
+    }
+
+    /** What a run did so far. */
+    private static final class Tally {
+        int repositories;
+        int selected;
+        int mirrored;
+        int failed;
+        String error;
+        boolean rateLimited;
+    }
+
+    private Source target(String upstreamRepository) {
+        RepositoryName local = RepositoryName.of(rule.upstream() + "/" + upstreamRepository);
+        Upstreams.Target target = upstreams.route(local)
+                .filter(routed -> routed.upstream().name().equals(rule.upstream()))
+                .orElseThrow(() -> new IllegalArgumentException("layerfold.mirror.rules[" + rule.name() + "].upstream "
+                        + "names no upstream of layerfold.proxy.upstreams whose prefix " + rule.upstream() + " serves " + local));
+        return new Source(target, local);
+    }
+
     private void runHoldingLease(Instant started) throws IOException {
-        List<String> selected = upstreamTags().stream().filter(selection::selects).toList();
-        int mirrored = 0;
-        int failed = 0;
-        String error = null;
-        for (String tag : selected) {
-            try {
-                if (mirrorTag(tag)) {
-                    mirrored++;
+        Tally tally = new Tally();
+        if (glob.isEmpty()) {
+            mirrorRepository(target(rule.repository()), tally);
+        } else {
+            for (String selected : catalog()) {
+                Source source;
+                try {
+                    source = target(selected);
+                } catch (IllegalArgumentException e) {
+                    continue; // not a name this registry can hold, or served here by another upstream's longer prefix
                 }
-            } catch (IOException | RuntimeException e) {
-                failed++;
-                failures.increment();
-                error = tag + ": " + e.getMessage();
-                LOG.warn("mirror rule {} failed on tag {}: {}", rule.name(), tag, e.toString());
-                if (e instanceof UpstreamException upstream && upstream.reason() == UpstreamException.Reason.RATE_LIMITED) {
+                try {
+                    mirrorRepository(source, tally);
+                } catch (IOException | RuntimeException e) {
+                    tally.failed++;
+                    failures.increment();
+                    tally.error = selected + ": " + e.getMessage();
+                    LOG.warn("mirror rule {} failed on repository {}: {}", rule.name(), selected, e.toString());
+                    tally.rateLimited = isRateLimit(e);
+                }
+                if (tally.rateLimited) {
                     break; // the upstream said to leave it alone; the next run continues
                 }
             }
         }
+        int mirrored = tally.mirrored;
+        int failed = tally.failed;
+        String error = tally.error;
+        int selected = tally.selected;
         Instant finished = clock.instant();
         if (failed == 0) {
             lastSuccess.set(finished.getEpochSecond());
         }
-        lastRun = new MirrorRun(started, finished, selected.size(), mirrored, failed, error);
+        lastRun = new MirrorRun(started, finished, tally.repositories, selected, mirrored, failed, error);
         runs.increment();
         if (mirrored > 0 || failed > 0) {
-            LOG.info("mirror rule {}: {} tags selected, {} mirrored, {} failed", rule.name(), selected.size(), mirrored, failed);
+            LOG.info("mirror rule {}: {} tags selected, {} mirrored, {} failed", rule.name(), selected, mirrored, failed);
         } else {
-            LOG.debug("mirror rule {}: {} tags selected, all as upstream", rule.name(), selected.size());
+            LOG.debug("mirror rule {}: {} tags selected, all as upstream", rule.name(), selected);
         }
     }
 
+    private static boolean isRateLimit(Exception e) {
+        return e instanceof UpstreamException upstream && upstream.reason() == UpstreamException.Reason.RATE_LIMITED;
+    }
+
+    /** Mirrors the tags the rule selects of one repository. */
+    private void mirrorRepository(Source source, Tally tally) throws IOException {
+        tally.repositories++;
+        List<String> selected = upstreamTags(source.target()).stream().filter(selection::selects).toList();
+        tally.selected += selected.size();
+        for (String tag : selected) {
+            try {
+                if (mirrorTag(source, tag)) {
+                    tally.mirrored++;
+                }
+            } catch (IOException | RuntimeException e) {
+                tally.failed++;
+                failures.increment();
+                tally.error = (glob.isPresent() ? source.target().repository() + ":" : "") + tag + ": " + e.getMessage();
+                LOG.warn("mirror rule {} failed on {}:{}: {}", rule.name(), source.target().repository(), tag, e.toString());
+                if (isRateLimit(e)) {
+                    tally.rateLimited = true;
+                    break; // the upstream said to leave it alone; the next run continues
+                }
+            }
+        }
+    }
+
+    /**
+     * The repositories of the upstream's catalog ({@code /v2/_catalog}, every page of it) the rule's glob
+     * selects. An upstream without a catalog (Docker Hub has none) fails the run with an error that says so.
+     */
+    private List<String> catalog() throws IOException {
+        Upstream upstream = upstreams.named(rule.upstream()).orElseThrow();
+        RepositoryGlob selecting = glob.orElseThrow();
+        List<String> selected = new ArrayList<>();
+        int listed = 0;
+        String query = "?n=" + PAGE;
+        while (query != null) {
+            Optional<String> next;
+            try (Upstream.Response answer = upstream.catalog(query)) {
+                if (answer.status() == 404) {
+                    throw upstream.failure(UpstreamException.Reason.STATUS, noCatalog("answered 404"));
+                }
+                byte[] body = answer.body().readNBytes(MAX_PAGE_BYTES + 1);
+                if (body.length > MAX_PAGE_BYTES) {
+                    answer.abort();
+                    throw upstream.failure(UpstreamException.Reason.TOO_LARGE, "sent a catalog page over " + MAX_PAGE_BYTES + " bytes");
+                }
+                JsonNode page = json.readTree(body);
+                if (!page.path("repositories").isArray()) {
+                    throw upstream.failure(UpstreamException.Reason.STATUS, noCatalog("sent no list of repositories"));
+                }
+                for (JsonNode repository : page.path("repositories")) {
+                    listed++;
+                    if (repository.isString() && selecting.matches(repository.stringValue())) {
+                        selected.add(repository.stringValue());
+                    }
+                }
+                next = answer.header("Link").flatMap(MirrorJob::nextQuery);
+            } catch (UpstreamException e) {
+                if (e.reason() == UpstreamException.Reason.UNAUTHORIZED || e.reason() == UpstreamException.Reason.STATUS) {
+                    // Counted by the upstream already (refused, or an unexpected status); said here for what it means to the rule.
+                    throw e.getMessage().contains("offers no catalog") ? e : new IOException(noCatalog(e.getMessage()), e);
+                }
+                throw e;
+            }
+            if (listed > MAX_REPOSITORIES) {
+                throw upstream.failure(UpstreamException.Reason.TOO_LARGE, "has over " + MAX_REPOSITORIES + " repositories in its catalog");
+            }
+            query = next.orElse(null);
+        }
+        return selected;
+    }
+
+    private String noCatalog(String why) {
+        return "offers no catalog of repositories (/v2/_catalog: " + why + "), which the rule " + rule.name()
+                + " needs to select repositories by glob; name the repositories one per rule instead";
+    }
+
     /** The upstream repository's tags, every page of them. */
-    private List<String> upstreamTags() throws IOException {
+    private List<String> upstreamTags(Upstreams.Target target) throws IOException {
         Upstream upstream = target.upstream();
         List<String> tags = new ArrayList<>();
         String path = "tags/list?n=" + PAGE;
@@ -206,6 +329,11 @@ final class MirrorJob {
 
     /** The next page of a {@code Link: </v2/name/tags/list?last=x&n=1000>; rel="next"} header, as a path under the repository. */
     static Optional<String> nextPage(String link) {
+        return nextQuery(link).map(query -> "tags/list" + query);
+    }
+
+    /** The query of the next page a {@code Link: <...?last=x&n=1000>; rel="next"} header names ({@code ?last=x&n=1000}). */
+    static Optional<String> nextQuery(String link) {
         int open = link.indexOf('<');
         int close = link.indexOf('>', open + 1);
         if (open < 0 || close < 0 || !link.substring(close).contains("next")) {
@@ -213,24 +341,26 @@ final class MirrorJob {
         }
         String url = link.substring(open + 1, close);
         int query = url.indexOf('?');
-        return query < 0 ? Optional.empty() : Optional.of("tags/list" + url.substring(query));
+        return query < 0 ? Optional.empty() : Optional.of(url.substring(query));
     }
 
     /** Mirrors one tag; true if it moved (or was new here), false if it already named this content. */
-    private boolean mirrorTag(String tag) throws IOException {
+    private boolean mirrorTag(Source source, String tag) throws IOException {
+        Upstreams.Target target = source.target();
+        RepositoryName repository = source.local();
         Optional<Digest> current = manifests.upstreamDigest(target, tag);
         if (current.isEmpty()) {
             return false; // deleted upstream since it was listed; the copy here (if any) stays
         }
         Optional<Digest> held = metadata.tag(repository, tag);
-        ManifestMirror.Manifest top = read(current.get());
+        ManifestMirror.Manifest top = read(source, current.get());
         if (top.children().isEmpty()) {
-            fetchBlobs(top);
+            fetchBlobs(source, top);
         } else {
             for (ImageContents.PlatformManifest child : top.children()) {
                 if (platformSelected(child.platform())) {
-                    ManifestMirror.Manifest platform = read(child.manifest());
-                    fetchBlobs(platform);
+                    ManifestMirror.Manifest platform = read(source, child.manifest());
+                    fetchBlobs(source, platform);
                     manifests.store(repository, platform, Optional.empty());
                 }
             }
@@ -245,8 +375,9 @@ final class MirrorJob {
         return true;
     }
 
-    private ManifestMirror.Manifest read(Digest digest) throws IOException {
-        ManifestMirror.Manifest manifest = manifests.read(target, repository, digest).orElseThrow(() -> target.upstream()
+    private ManifestMirror.Manifest read(Source source, Digest digest) throws IOException {
+        Upstreams.Target target = source.target();
+        ManifestMirror.Manifest manifest = manifests.read(target, source.local(), digest).orElseThrow(() -> target.upstream()
                 .failure(UpstreamException.Reason.STATUS, "has no manifest " + digest + " in " + target.repository()));
         if (manifest.fetched()) {
             manifestsFetched.increment();
@@ -254,9 +385,9 @@ final class MirrorJob {
         return manifest;
     }
 
-    private void fetchBlobs(ManifestMirror.Manifest manifest) throws IOException {
+    private void fetchBlobs(Source source, ManifestMirror.Manifest manifest) throws IOException {
         for (Digest blob : manifest.blobs().stream().distinct().toList()) {
-            long fetched = blobs.mirror(target, repository, blob);
+            long fetched = blobs.mirror(source.target(), source.local(), blob);
             if (fetched > 0) {
                 blobsFetched.increment();
                 bytesFetched.increment(fetched);

@@ -27,8 +27,10 @@ public record MirrorProperties(@DefaultValue List<Rule> rules) {
      * One repository of one upstream, and which of its tags to keep copied.
      *
      * @param upstream the prefix of the upstream ({@code layerfold.proxy.upstreams[].prefix}) to mirror from
-     * @param repository the repository at the upstream ({@code library/alpine}); it is kept here under the
-     *     upstream's prefix, where the pull-through serves it
+     * @param repository the repository at the upstream ({@code library/alpine}), or a glob over the upstream's
+     *     repositories ({@code library/*}: {@code *} and {@code ?} within one path component, {@code **} across
+     *     them), which each run reads from the upstream's catalog; each is kept here under the upstream's prefix,
+     *     where the pull-through serves it
      * @param tags tag patterns: globs ({@code 3.*}, {@code *-alpine}), or regular expressions after
      *     {@code regex:}; a tag is selected if any pattern matches it whole. Empty: every tag
      * @param semver optionally, a version range the selected tags must also lie in ({@code >=1.2 <2}):
@@ -46,9 +48,9 @@ public record MirrorProperties(@DefaultValue List<Rule> rules) {
                 throw new IllegalArgumentException("layerfold.mirror.rules[].upstream must name an upstream's prefix");
             }
             upstream = upstream.toLowerCase(Locale.ROOT);
-            if (repository == null || repository.isBlank() || repository.contains("*") || repository.startsWith("/")) {
-                throw new IllegalArgumentException("layerfold.mirror.rules[" + upstream + "].repository must be one"
-                        + " repository of the upstream, such as library/alpine, was " + repository);
+            if (repository == null || repository.isBlank() || repository.startsWith("/") || repository.endsWith("/")) {
+                throw new IllegalArgumentException("layerfold.mirror.rules[" + upstream + "].repository must be a"
+                        + " repository of the upstream, such as library/alpine, or a glob over them (library/*), was " + repository);
             }
             tags = tags == null ? List.of() : List.copyOf(tags);
             platforms = platforms == null ? List.of() : List.copyOf(platforms);
@@ -57,6 +59,11 @@ public record MirrorProperties(@DefaultValue List<Rule> rules) {
                         + "].interval must be at least 1s");
             }
             TagSelection.of(tags, semver); // refuses a pattern or range it cannot read, at startup
+        }
+
+        /** Whether {@link #repository} selects repositories from the upstream's catalog rather than naming one. */
+        public boolean selectsRepositories() {
+            return RepositoryGlob.isGlob(repository);
         }
 
         /** How the rule is named in metrics, logs and its lease: {@code <upstream>/<repository>}. */

@@ -4,7 +4,6 @@ import dev.layerfold.registry.api.RegistryEventListener;
 import dev.layerfold.registry.blob.BlobPullThrough;
 import dev.layerfold.registry.manifest.ManifestMirror;
 import dev.layerfold.registry.proxy.Upstreams;
-import dev.layerfold.storage.RepositoryName;
 import dev.layerfold.storage.lease.Leases;
 import dev.layerfold.storage.metadata.MetadataStore;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,15 +35,8 @@ public class Mirrors implements SmartLifecycle {
             MetadataStore metadata, ObjectProvider<Leases> leases, ObjectProvider<RegistryEventListener> events,
             ObjectProvider<MeterRegistry> meters) {
         MeterRegistry registry = meters.getIfAvailable(() -> Metrics.globalRegistry);
-        this.jobs = properties.rules().stream().map(rule -> {
-            RepositoryName local = RepositoryName.of(rule.upstream() + "/" + rule.repository());
-            Upstreams.Target target = upstreams.route(local)
-                    .filter(routed -> routed.upstream().name().equals(rule.upstream()))
-                    .orElseThrow(() -> new IllegalArgumentException("layerfold.mirror.rules[" + rule.name() + "].upstream "
-                            + "names no upstream of layerfold.proxy.upstreams whose prefix " + rule.upstream()
-                            + " serves " + local));
-            return new MirrorJob(rule, target, local, manifests, blobs, metadata, leases, events, registry, Clock.systemUTC());
-        }).toList();
+        this.jobs = properties.rules().stream().map(rule -> new MirrorJob(rule, upstreams, manifests, blobs, metadata, leases,
+                events, registry, Clock.systemUTC())).toList();
     }
 
     List<MirrorJob> jobs() {

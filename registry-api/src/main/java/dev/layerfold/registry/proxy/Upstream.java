@@ -101,12 +101,26 @@ public final class Upstream {
      */
     public Response send(String method, String repository, String path, String kind, List<String> accept)
             throws UpstreamException {
+        return sendTo(method, repository, "/v2/" + repository + "/" + path, kind, accept);
+    }
+
+    /**
+     * Sends a GET for {@code /v2/_catalog<query>}, the upstream's list of repositories (signing in for the
+     * scope its challenge names), like {@link #send}: a 2xx or 404 is returned, anything else thrown.
+     */
+    public Response catalog(String query) throws UpstreamException {
+        return sendTo("GET", "_catalog", "/v2/_catalog" + query, "catalog", List.of());
+    }
+
+    /** {@code repository} keys the sign-in (a token is scoped to it); {@code apiPath} is what is asked for. */
+    private Response sendTo(String method, String repository, String apiPath, String kind, List<String> accept)
+            throws UpstreamException {
         Instant now = clock.instant();
         if (now.isBefore(quietUntil)) {
             throw counted(UpstreamException.Reason.RATE_LIMITED, "asked not to be sent requests until " + quietUntil,
                     Optional.of(Duration.between(now, quietUntil)), null);
         }
-        URI uri = URI.create(trimmedUrl() + "/v2/" + repository + "/" + path);
+        URI uri = URI.create(trimmedUrl() + apiPath);
         metrics.request(kind);
         Optional<String> authorization = cachedAuthorization(repository);
         Response response = follow(method, uri, accept, authorization);
@@ -135,7 +149,7 @@ public final class Upstream {
             throw counted(UpstreamException.Reason.UNAUTHORIZED, "refused access to " + repository + " (" + status
                     + "); check layerfold.proxy.upstreams[].username and password", Optional.empty(), null);
         }
-        throw counted(UpstreamException.Reason.STATUS, "answered " + method + " " + path + " with " + status,
+        throw counted(UpstreamException.Reason.STATUS, "answered " + method + " " + apiPath + " with " + status,
                 Optional.empty(), null);
     }
 

@@ -39,6 +39,11 @@ public class Upstreams {
         return !byLongestPrefix.isEmpty();
     }
 
+    /** The upstream configured with {@code prefix}, if any. */
+    public Optional<Upstream> named(String prefix) {
+        return byLongestPrefix.stream().filter(upstream -> upstream.name().equals(prefix)).findFirst();
+    }
+
     /**
      * The upstream a repository is cached from: the one with the longest prefix it lies under
      * ({@code docker.io/library/alpine} is {@code library/alpine} of {@code docker.io}), else the

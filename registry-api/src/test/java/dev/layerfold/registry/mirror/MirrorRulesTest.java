@@ -144,6 +144,7 @@ class MirrorRulesTest extends RegistryHttpTest {
         job.run();
         assertThat(UPSTREAM.requests("GET", tagList) - pagesBefore).as("tag list pages read").isEqualTo(2);
         MirrorRun first = job.lastRun().orElseThrow();
+        assertThat(first.repositoriesSelected()).isEqualTo(1);
         assertThat(first.tagsSelected()).isEqualTo(7);
         assertThat(first.tagsMirrored()).isEqualTo(6);
         assertThat(first.failures()).isEqualTo(1);

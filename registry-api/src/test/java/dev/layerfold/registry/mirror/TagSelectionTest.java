@@ -66,5 +66,27 @@ class TagSelectionTest {
         assertThat(MirrorJob.nextPage("<https://other.example/v2/x/tags/list?n=10&last=b>; rel=\"next\""))
                 .contains("tags/list?n=10&last=b");
         assertThat(MirrorJob.nextPage("garbage")).isEmpty();
+        assertThat(MirrorJob.nextQuery("</v2/_catalog?last=library%2Fnode&n=1000>; rel=\"next\"")).contains("?last=library%2Fnode&n=1000");
+        assertThat(MirrorJob.nextQuery("</v2/_catalog?n=1000>; rel=\"prev\"")).isEmpty();
+    }
+
+    @Test
+    void aRepositoryGlobMatchesWithinAComponentOrAcrossWithTwoStars() {
+        RepositoryGlob library = RepositoryGlob.of("library/*");
+        assertThat(library.matches("library/alpine")).isTrue();
+        assertThat(library.matches("library/alpine/tools")).isFalse();
+        assertThat(library.matches("other/alpine")).isFalse();
+        assertThat(library.matches("library.x/alpine")).isFalse();
+        RepositoryGlob team = RepositoryGlob.of("team/**");
+        assertThat(team.matches("team/a")).isTrue();
+        assertThat(team.matches("team/a/b")).isTrue();
+        assertThat(team.matches("teams/a")).isFalse();
+        RepositoryGlob versions = RepositoryGlob.of("lib/app-?");
+        assertThat(versions.matches("lib/app-1")).isTrue();
+        assertThat(versions.matches("lib/app-10")).isFalse();
+        assertThat(RepositoryGlob.isGlob("library/alpine")).isFalse();
+        assertThat(RepositoryGlob.isGlob("library/*")).isTrue();
+        assertThat(new MirrorProperties.Rule("hub", "library/*", null, null, null, java.time.Duration.ofHours(1))
+                .selectsRepositories()).isTrue();
     }
 }

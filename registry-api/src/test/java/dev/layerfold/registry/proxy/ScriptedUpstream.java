@@ -116,6 +116,10 @@ public final class ScriptedUpstream implements AutoCloseable {
                 return;
             }
             String api = rest.substring("/v2/".length());
+            if (api.equals("_catalog")) {
+                empty(exchange, 404); // as Docker Hub, which offers no catalog
+                return;
+            }
             if (api.endsWith("/tags/list")) {
                 tags(exchange, api.substring(0, api.length() - "/tags/list".length()));
                 return;

@@ -29,20 +29,20 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
  * @param headerBytes      the tar headers of all layers
  * @param compressedHeaders each layer's headers as one zstd frame, for all layers
  */
-record IdealStorage(long uniqueFiles, long fileReferences, long compressedUnique, long headerBytes, long compressedHeaders) {
+public record IdealStorage(long uniqueFiles, long fileReferences, long compressedUnique, long headerBytes, long compressedHeaders) {
 
     private static final int BLOCK = 512;
     static final int ZSTD_LEVEL = 3;
 
-    long bytes() {
+    public long bytes() {
         return compressedUnique + headerBytes;
     }
 
-    long bytesWithCompressedHeaders() {
+    public long bytesWithCompressedHeaders() {
         return compressedUnique + compressedHeaders;
     }
 
-    static IdealStorage of(List<ProducedLayer> layers) throws IOException {
+    public static IdealStorage of(List<ProducedLayer> layers) throws IOException {
         Set<Digest> seen = new HashSet<>();
         long references = 0;
         long compressed = 0;

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Pushes images (config, layers, then the OCI manifest that queues the layers for dedup) and drives the
  * registry's {@code /actuator/dedup}; blobs go through the e2e harness's {@link BlobClient}.
  */
-final class ImageClient implements AutoCloseable {
+public final class ImageClient implements AutoCloseable {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -28,7 +28,7 @@ final class ImageClient implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     /** {@code registry} serves the API, {@code management} the dedup endpoint and metrics. */
-    ImageClient(URI registry, URI management) {
+    public ImageClient(URI registry, URI management) {
         this.registry = registry;
         this.management = management;
         this.blobs = new BlobClient(registry);
@@ -38,8 +38,8 @@ final class ImageClient implements AutoCloseable {
         return blobs;
     }
 
-    /** Pushes the layers, a config naming {@code tag}, and the manifest, as {@code repository:tag}. */
-    void push(String repository, String tag, List<ProducedLayer> layers) throws IOException {
+    /** Pushes the layers, a config naming {@code tag}, and the manifest, as {@code repository:tag}; answers the manifest's digest. */
+    public Digest push(String repository, String tag, List<ProducedLayer> layers) throws IOException {
         byte[] config = ("{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{\"Labels\":{\"tag\":\"" + tag + "\"}}}")
                 .getBytes(StandardCharsets.UTF_8);
         Digest configDigest = Digest.sha256(config);
@@ -57,6 +57,7 @@ final class ImageClient implements AutoCloseable {
         if (put.statusCode() != 201) {
             throw new IOException("manifest PUT " + repository + ":" + tag + " answered " + put.statusCode() + ": " + put.body());
         }
+        return Digest.sha256(manifest.getBytes(StandardCharsets.UTF_8));
     }
 
     private static String descriptor(String mediaType, Digest digest, long size) {
@@ -64,7 +65,7 @@ final class ImageClient implements AutoCloseable {
     }
 
     /** Waits until the dedup backlog is empty; the answer holds {@code settled} and the totals. */
-    JsonNode settle(Duration timeout) throws IOException {
+    public JsonNode settle(Duration timeout) throws IOException {
         HttpResponse<String> settled = send(HttpRequest.newBuilder(management.resolve("/actuator/dedup"))
                 .header("Content-Type", "application/json").timeout(timeout.plusMinutes(1))
                 .POST(HttpRequest.BodyPublishers.ofString("{\"timeoutSeconds\":" + timeout.toSeconds() + "}")));
@@ -75,7 +76,7 @@ final class ImageClient implements AutoCloseable {
     }
 
     /** The sum of a metric's series on the registry's Prometheus endpoint ({@code name} as Prometheus spells it). */
-    double metric(String name) throws IOException {
+    public double metric(String name) throws IOException {
         HttpResponse<String> scraped = send(HttpRequest.newBuilder(management.resolve("/actuator/prometheus")).GET());
         if (scraped.statusCode() != 200) {
             throw new IOException("GET /actuator/prometheus answered " + scraped.statusCode());

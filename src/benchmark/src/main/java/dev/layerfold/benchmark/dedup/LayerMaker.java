@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -21,7 +23,7 @@ import java.util.zip.GZIPOutputStream;
  * files under other times, so other tar headers and another blob), then archived and compressed by
  * the producer's own tool.
  */
-final class LayerMaker {
+public final class LayerMaker {
 
     /** The Go 1.27 release the codec's port is proven against. */
     private static final String GO_1_27 = "go1.27.3";
@@ -43,7 +45,7 @@ final class LayerMaker {
     }
 
     /** A maker working in {@code work}; Go layers need Go ({@link #canMake}). */
-    static LayerMaker in(Path work) throws IOException, InterruptedException {
+    public static LayerMaker in(Path work) throws IOException, InterruptedException {
         Path layergen = GoPrograms.go().isPresent() ? GoPrograms.build("layergen", ".", work.resolve("layergen")) : null;
         if (layergen == null) {
             System.out.println("dedup: Go is not installed; layers of Go producers are left out");
@@ -92,15 +94,27 @@ final class LayerMaker {
         };
     }
 
-    boolean canMake(Producer producer) {
+    public boolean canMake(Producer producer) {
         return !producer.needsGo() || layergen != null;
     }
 
     /** A layer of {@code files} (absolute paths, kept as paths below the root) built at {@code builtAt}. */
     ProducedLayer make(String name, List<Path> files, Instant builtAt, Producer producer) throws IOException, InterruptedException {
+        Map<String, Path> entries = new LinkedHashMap<>();
+        for (Path file : files) {
+            entries.put(file.getRoot().relativize(file).toString(), file);
+        }
+        return make(name, entries, builtAt, producer);
+    }
+
+    /**
+     * A layer whose files are {@code entries}' values, each under its key (a path below the root, such as
+     * {@code usr/lib/libz.so.1}), built at {@code builtAt}: for images whose files change between versions.
+     */
+    public ProducedLayer make(String name, Map<String, Path> entries, Instant builtAt, Producer producer) throws IOException, InterruptedException {
         Path build = Files.createDirectory(work.resolve("build-" + ++builds));
         try {
-            Path root = stage(build.resolve("rootfs"), files, FileTime.from(builtAt));
+            Path root = stage(build.resolve("rootfs"), entries, FileTime.from(builtAt));
             Path blob = build.resolve("layer.tar.gz");
             switch (producer) {
                 case GO_6, GO_1, GO_2, GO_0, GO_HUFFMAN_ONLY -> run(build, layergen.toString(), "-level", producer.label.substring("go-".length()), "-o",
@@ -145,11 +159,11 @@ final class LayerMaker {
         }
     }
 
-    private static Path stage(Path root, List<Path> files, FileTime builtAt) throws IOException {
-        for (Path file : files) {
-            Path copy = root.resolve(file.getRoot().relativize(file).toString());
+    private static Path stage(Path root, Map<String, Path> entries, FileTime builtAt) throws IOException {
+        for (Map.Entry<String, Path> entry : entries.entrySet()) {
+            Path copy = root.resolve(entry.getKey());
             Files.createDirectories(copy.getParent());
-            Files.copy(file, copy);
+            Files.copy(entry.getValue(), copy);
             Files.setLastModifiedTime(copy, builtAt);
         }
         return root;

@@ -11,7 +11,7 @@ import dev.layerfold.storage.dedup.LayerTask;
  * @param blob     the compressed tar, as pushed
  * @param tar      the uncompressed tar
  */
-record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Digest digest) {
+public record ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar, Digest digest) {
 
     ProducedLayer(String name, Producer producer, byte[] blob, byte[] tar) {
         this(name, producer, blob, tar, Digest.sha256(blob));

@@ -4,7 +4,7 @@ package dev.layerfold.benchmark.dedup;
  * Who compressed a layer: the producers the codec reproduces, each run as the real tool (Go's
  * {@code compress/gzip} through the codec tests' {@code layergen}, {@code pigz}, the JDK's zlib).
  */
-enum Producer {
+public enum Producer {
     /** docker push, buildkit, containerd: Go's archive/tar and compress/gzip at level 6. */
     GO_6("go-6", "docker (Go gzip -6)"),
     /** crane, ko, kaniko: the same at level 1. */
