@@ -71,6 +71,16 @@ public final class EncoderFamilies implements EncoderFactory {
         return Optional.ofNullable(families.get(spec.family()));
     }
 
+    /**
+     * {@code spec} read by its family ({@link EncoderFamily#decode}).
+     *
+     * @throws IllegalArgumentException for a family not among these or parameters not its own
+     */
+    public FamilySpec decode(EncoderSpec spec) {
+        return family(spec).orElseThrow(() -> new IllegalArgumentException("unknown encoder family " + spec.family() + " in " + spec))
+                .decode(spec);
+    }
+
     @Override
     public DeflateEncoder create(EncoderSpec spec, OutputStream sink) {
         return family(spec).orElseThrow(() -> new IllegalArgumentException("unknown encoder family " + spec.family() + " in " + spec))

@@ -28,6 +28,13 @@ public interface EncoderFamily {
     List<Candidate> candidates();
 
     /**
+     * {@code spec} read as this family's typed spec: where its positional parameters are interpreted.
+     *
+     * @throws IllegalArgumentException if the parameters are not this family's
+     */
+    FamilySpec decode(EncoderSpec spec);
+
+    /**
      * The encoder {@code spec} names, writing raw deflate to {@code sink}.
      *
      * @throws IllegalArgumentException if the spec's settings are not this family's

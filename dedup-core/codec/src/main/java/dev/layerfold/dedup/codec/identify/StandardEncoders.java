@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.deflate.golang.GoFamily;
 import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127Family;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipFamily;
+import dev.layerfold.dedup.codec.deflate.klauspost.PgzipSpec;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzFamily;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipFamily;
@@ -54,6 +55,6 @@ public final class StandardEncoders {
 
     /** The klauspost/compress release a {@code pgzip} spec names. */
     public static FlateRelease pgzipRelease(EncoderSpec spec) {
-        return PgzipFamily.release(spec);
+        return PgzipSpec.decode(spec).release();
     }
 }

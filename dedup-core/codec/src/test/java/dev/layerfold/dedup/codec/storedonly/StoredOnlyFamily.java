@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.storedonly;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderFamily;
+import dev.layerfold.dedup.codec.identify.FamilySpec;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.IOException;
@@ -32,12 +33,25 @@ final class StoredOnlyFamily implements EncoderFamily {
         return List.of(new Candidate(spec(1), 10_000), new Candidate(spec(4), 10_001));
     }
 
+    /** The level is the block size in thousands of bytes. */
+    record StoredOnlySpec(int thousands) implements FamilySpec {
+        @Override
+        public EncoderSpec stored() {
+            return spec(thousands);
+        }
+    }
+
     @Override
-    public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
+    public StoredOnlySpec decode(EncoderSpec spec) {
         if (spec.level() < 1 || spec.level() > 65 || !spec.params().isEmpty()) {
             throw new IllegalArgumentException("encoder " + spec + " needs a block size of 1 to 65 thousand bytes and no parameters");
         }
-        return new StoredBlocks(sink, spec.level() * 1000);
+        return new StoredOnlySpec(spec.level());
+    }
+
+    @Override
+    public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
+        return new StoredBlocks(sink, decode(spec).thousands() * 1000);
     }
 
     /** Holds one block's input back until more arrives, so the last block can be marked final. */

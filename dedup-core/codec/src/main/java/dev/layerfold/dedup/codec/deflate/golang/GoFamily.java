@@ -2,8 +2,6 @@ package dev.layerfold.dedup.codec.deflate.golang;
 
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
-import dev.layerfold.dedup.codec.deflate.FlushBeforeFinish;
-import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 import dev.layerfold.dedup.codec.identify.EncoderFamily;
 import dev.layerfold.dedup.codec.identify.FirstBlock;
@@ -49,8 +47,14 @@ public final class GoFamily implements EncoderFamily {
     }
 
     @Override
+    public GoSpec decode(EncoderSpec spec) {
+        return GoSpec.decode(spec);
+    }
+
+    @Override
     public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
-        return flushedIfAsked(spec, GoFlateEncoder.create(sink, spec.level()));
+        GoSpec go = GoSpec.decode(spec);
+        return go.flushIfAsked(GoFlateEncoder.create(sink, go.level()));
     }
 
     /** At 16384 tokens (levels 2 to 9), after each 65535-byte window (level 1 and Huffman-only); level 0 writes stored blocks only. */
@@ -71,7 +75,7 @@ public final class GoFamily implements EncoderFamily {
     /** eStargz's members: Go's gzip writer flushed, then closed. */
     @Override
     public Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
-        return flushedVariant(spec);
+        return GoSpec.read(spec).filter(go -> !go.flushedBeforeFinish()).map(go -> go.flushed().stored());
     }
 
     /** Go 1.27's level 0 is Go 1.26's stored blocks but for its final empty block, a fixed-Huffman one. */
@@ -103,11 +107,12 @@ public final class GoFamily implements EncoderFamily {
      */
     @Override
     public Optional<RestartSupport> restart(EncoderSpec spec) {
-        if (!unflushedOrFlushedBeforeFinish(spec)) {
+        Optional<GoSpec> go = GoSpec.read(spec);
+        if (go.isEmpty()) {
             return Optional.empty();
         }
-        int level = spec.level();
-        boolean flushed = isFlushedBeforeFinish(spec);
+        int level = go.get().level();
+        boolean flushed = go.get().flushedBeforeFinish();
         if (GoSegmentEncoder.restartable(level)) {
             return Optional.of(RestartSupport.nearTarget(GoSegmentEncoder.history(level), GoSegmentEncoder.lookahead(level),
                     (point, end, history, offset, length, out) -> Segments.atBoundaries("Go", () -> Segments.fromStart(point)
@@ -140,32 +145,5 @@ public final class GoFamily implements EncoderFamily {
                 : fromStart ? GoStoreSegmentEncoder.start(out, level)
                         : GoStoreSegmentEncoder.resume(out, level, point.outputBitOffset(), point.inputOffset());
         return Segments.verified(family, go, flushed, point, end, history, offset, length, List::of);
-    }
-
-    /** The same spec flushed right before its end, for a Go or Go 1.27 spec without parameters. */
-    public static Optional<EncoderSpec> flushedVariant(EncoderSpec spec) {
-        return spec.params().isEmpty() ? Optional.of(EncoderSpec.of(spec.family(), spec.level(), FLUSHED_BEFORE_FINISH)) : Optional.empty();
-    }
-
-    /** Whether a Go or Go 1.27 {@code spec}'s params are none, or say the stream was flushed right before its end. */
-    public static boolean unflushedOrFlushedBeforeFinish(EncoderSpec spec) {
-        return spec.params().isEmpty() || isFlushedBeforeFinish(spec);
-    }
-
-    /** Whether a Go or Go 1.27 {@code spec} says the stream was flushed right before its end. */
-    public static boolean isFlushedBeforeFinish(EncoderSpec spec) {
-        return spec.params().equals(List.of(FLUSHED_BEFORE_FINISH));
-    }
-
-    /** No params: the stream as written; {@code 1}: sync-flushed before it was closed, as eStargz does. */
-    public static DeflateEncoder flushedIfAsked(EncoderSpec spec, SyncFlushEncoder encoder) {
-        if (spec.params().isEmpty()) {
-            return encoder;
-        }
-        if (!isFlushedBeforeFinish(spec)) {
-            throw new IllegalArgumentException("encoder " + spec + " has unknown parameters: " + spec.family() + " takes none, or "
-                    + FLUSHED_BEFORE_FINISH + " for a stream flushed before its end");
-        }
-        return new FlushBeforeFinish(encoder);
     }
 }

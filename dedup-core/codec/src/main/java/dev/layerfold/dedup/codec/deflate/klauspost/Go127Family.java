@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec.deflate.klauspost;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFamily;
+import dev.layerfold.dedup.codec.deflate.golang.GoSpec;
 import dev.layerfold.dedup.codec.identify.EncoderFamily;
 import dev.layerfold.dedup.codec.identify.FirstBlock;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -44,8 +45,14 @@ public final class Go127Family implements EncoderFamily {
     }
 
     @Override
+    public GoSpec decode(EncoderSpec spec) {
+        return GoSpec.decode(spec);
+    }
+
+    @Override
     public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
-        return GoFamily.flushedIfAsked(spec, KlauspostFlateEncoder.go127(sink, spec.level()));
+        GoSpec go = GoSpec.decode(spec);
+        return go.flushIfAsked(KlauspostFlateEncoder.go127(sink, go.level()));
     }
 
     @Override
@@ -60,7 +67,7 @@ public final class Go127Family implements EncoderFamily {
 
     @Override
     public Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
-        return GoFamily.flushedVariant(spec);
+        return GoSpec.read(spec).filter(go -> !go.flushedBeforeFinish()).map(go -> go.flushed().stored());
     }
 
     @Override
@@ -89,11 +96,12 @@ public final class Go127Family implements EncoderFamily {
      */
     @Override
     public Optional<RestartSupport> restart(EncoderSpec spec) {
-        if (!GoFamily.unflushedOrFlushedBeforeFinish(spec)) {
+        Optional<GoSpec> go = GoSpec.read(spec);
+        if (go.isEmpty()) {
             return Optional.empty();
         }
-        int level = spec.level();
-        boolean flushed = GoFamily.isFlushedBeforeFinish(spec);
+        int level = go.get().level();
+        boolean flushed = go.get().flushedBeforeFinish();
         if (Go127SegmentEncoder.restartable(level)) {
             return Optional.of(RestartSupport.everyBlock(Go127SegmentEncoder.BLOCK, Go127SegmentEncoder.HISTORY,
                     (point, end, history, offset, length, out) -> fast(level, flushed, point, end, history, offset, length, out)));

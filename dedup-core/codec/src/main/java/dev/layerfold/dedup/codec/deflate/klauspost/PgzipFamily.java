@@ -16,9 +16,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 
 /**
  * {@value #NAME}: klauspost/pgzip over klauspost/compress's flate; the level (-1 is klauspost's
@@ -31,11 +29,6 @@ import java.util.TreeSet;
 public final class PgzipFamily implements EncoderFamily {
 
     public static final String NAME = "pgzip";
-    /** The last parameter naming an older klauspost/compress: its version, major * 10000 + minor * 100 + patch. */
-    private static final Map<Integer, FlateRelease> RELEASES = Map.of(
-            11306, FlateRelease.COMPRESS_1_13_6, 11404, FlateRelease.COMPRESS_1_14_4, 11509, FlateRelease.COMPRESS_1_15_9, 11510, FlateRelease.COMPRESS_1_15_10,
-            11512, FlateRelease.COMPRESS_1_15_12, 11711, FlateRelease.COMPRESS_1_17_11, 11800, FlateRelease.COMPRESS_1_18_0,
-            11902, FlateRelease.COMPRESS_1_19_2);
     /** Input of pgzip's second block a klauspost candidate reproduces before it is taken over a twin. */
     private static final long PRIMED_INPUT = 256 << 10;
     /** pgzip's default level runs right after Go's level 5, before Go 1.27's. */
@@ -75,22 +68,14 @@ public final class PgzipFamily implements EncoderFamily {
     }
 
     @Override
-    public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
-        FlateRelease release = release(spec);
-        return PgzipEncoder.create(sink, spec.level(), spec.params().get(0), release);
+    public PgzipSpec decode(EncoderSpec spec) {
+        return PgzipSpec.decode(spec);
     }
 
-    /** The klauspost/compress release a {@code pgzip} spec names. */
-    public static FlateRelease release(EncoderSpec spec) {
-        List<Integer> p = spec.params();
-        if (p.size() == 1) {
-            return FlateRelease.COMPRESS_1_20_3;
-        }
-        if (p.size() == 2 && RELEASES.containsKey(p.get(1))) {
-            return RELEASES.get(p.get(1));
-        }
-        throw new IllegalArgumentException("encoder " + spec + " needs the block size, then optionally the klauspost/compress release, one of "
-                + new TreeSet<>(RELEASES.keySet()));
+    @Override
+    public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
+        PgzipSpec pgzip = PgzipSpec.decode(spec);
+        return PgzipEncoder.create(sink, pgzip.level(), pgzip.blockSize(), pgzip.release());
     }
 
     /** As Go 1.27 within each of its blocks, which end with a flush. */
@@ -138,7 +123,7 @@ public final class PgzipFamily implements EncoderFamily {
         for (EncoderSpec other : waiting) {
             if (klauspost(other) && mayAgreeForLong(deflateLevel(other), deflateLevel(running))) {
                 EncoderSpec pgzip = running.family().equals(NAME) ? running : other;
-                input = Math.max(input, pgzip.family().equals(NAME) ? pgzip.params().getFirst() + PRIMED_INPUT : 0);
+                input = Math.max(input, pgzip.family().equals(NAME) ? PgzipSpec.decode(pgzip).blockSize() + PRIMED_INPUT : 0);
             }
         }
         return input;
@@ -173,14 +158,15 @@ public final class PgzipFamily implements EncoderFamily {
         if (spec.params().isEmpty()) {
             return Optional.empty();
         }
-        int block = spec.params().getFirst();
+        PgzipSpec pgzip = PgzipSpec.decode(spec);
+        int block = pgzip.blockSize();
         return Optional.of(RestartSupport.everyBlock(block, RestartableEncoders.HISTORY, (point, end, history, offset, length, out) -> {
             CountingOutput counted = BlockAlignedSegment.requireBlockAligned(NAME, block, false, point, end, out);
-            PgzipEncoder pgzip = PgzipEncoder.resume(counted, spec.level(), block, release(spec), history, offset, length);
+            PgzipEncoder encoder = PgzipEncoder.resume(counted, pgzip.level(), block, pgzip.release(), history, offset, length);
             return new BlockAlignedSegment(point, end, counted) {
                 @Override
                 protected void encode(byte[] data, int off, int len) throws IOException {
-                    pgzip.write(data, off, len);
+                    encoder.write(data, off, len);
                 }
 
                 @Override
@@ -190,7 +176,7 @@ public final class PgzipFamily implements EncoderFamily {
 
                 @Override
                 public void finish() throws IOException {
-                    pgzip.finish();
+                    encoder.finish();
                 }
             };
         }));

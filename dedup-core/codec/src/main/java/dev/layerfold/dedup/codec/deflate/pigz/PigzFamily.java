@@ -45,6 +45,11 @@ public final class PigzFamily implements EncoderFamily {
     }
 
     @Override
+    public PigzSettings decode(EncoderSpec spec) {
+        return settings(spec);
+    }
+
+    @Override
     public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
         return PigzEncoder.create(sink, settings(spec));
     }
@@ -61,7 +66,7 @@ public final class PigzFamily implements EncoderFamily {
     /** As zlib, and also at the end of each of its blocks of input. */
     @Override
     public boolean couldHaveWritten(EncoderSpec spec, FirstBlock first) {
-        return spec.level() != 0 && (first.symbols() == ZlibFamily.symbolBuffer(8) || first.inputBytes() % spec.params().get(0) == 0);
+        return spec.level() != 0 && (first.symbols() == ZlibFamily.symbolBuffer(8) || first.inputBytes() % settings(spec).blockSize() == 0);
     }
 
     @Override

@@ -31,11 +31,13 @@ public final class GnuGzipFamily implements EncoderFamily {
     }
 
     @Override
+    public GnuGzipSpec decode(EncoderSpec spec) {
+        return GnuGzipSpec.decode(spec);
+    }
+
+    @Override
     public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
-        if (!spec.params().isEmpty()) {
-            throw new IllegalArgumentException("encoder " + spec + " needs 0 parameters, has " + spec.params().size());
-        }
-        return GnuGzipEncoder.create(sink, spec.level());
+        return GnuGzipEncoder.create(sink, GnuGzipSpec.decode(spec).level());
     }
 
     /**

@@ -40,28 +40,20 @@ public final class ZlibFamily implements EncoderFamily {
     }
 
     @Override
-    public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
-        List<Integer> p = spec.params();
-        if (p.isEmpty()) {
-            return ZlibEncoder.create(sink, spec.level());
-        }
-        if (p.size() != 3) {
-            throw new IllegalArgumentException("encoder " + spec + " needs 3 parameters, has " + p.size());
-        }
-        return ZlibEncoder.create(sink, new ZlibSettings(spec.level(), p.get(0), p.get(1), strategy(spec, p.get(2))));
+    public ZlibSpec decode(EncoderSpec spec) {
+        return ZlibSpec.decode(spec);
     }
 
-    private static ZlibStrategy strategy(EncoderSpec spec, int value) {
-        if (value < 0 || value >= ZlibStrategy.values().length) {
-            throw new IllegalArgumentException("encoder " + spec + " names unknown zlib strategy " + value);
-        }
-        return ZlibStrategy.values()[value];
+    @Override
+    public DeflateEncoder encoder(EncoderSpec spec, OutputStream sink) {
+        ZlibSpec zlib = ZlibSpec.decode(spec);
+        return zlib.tuned() ? ZlibEncoder.create(sink, zlib.settings()) : ZlibEncoder.create(sink, zlib.level());
     }
 
     /** When the symbol buffer holds {@code (1 << (memLevel + 6)) - 1} symbols (16383 by default); level 0 writes stored blocks only. */
     @Override
     public boolean couldHaveWritten(EncoderSpec spec, FirstBlock first) {
-        return spec.level() != 0 && first.symbols() == symbolBuffer(spec.params().isEmpty() ? 8 : spec.params().get(0));
+        return spec.level() != 0 && first.symbols() == symbolBuffer(ZlibSpec.decode(spec).memLevel());
     }
 
     /** The symbols zlib's buffer holds at {@code memLevel}: it ends a block when full. */
@@ -94,7 +86,7 @@ public final class ZlibFamily implements EncoderFamily {
      */
     @Override
     public Optional<RestartSupport> restart(EncoderSpec spec) {
-        if (!spec.params().isEmpty()) {
+        if (ZlibSpec.decode(spec).tuned()) {
             return Optional.empty();
         }
         if (LazySegmentEncoder.restartable(spec.level())) {
