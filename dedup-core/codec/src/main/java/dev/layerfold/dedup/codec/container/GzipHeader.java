@@ -15,6 +15,13 @@ import java.util.zip.CRC32;
  */
 public record GzipHeader(byte[] bytes, int flags, long mtime, int xfl, int os) {
 
+    /** OS byte 0 (FAT): Java's GZIPOutputStream before JDK 16. */
+    public static final int OS_FAT = 0;
+    /** OS byte 3 (Unix): pigz and GNU gzip. */
+    public static final int OS_UNIX = 3;
+    /** OS byte 255 (unknown): Go's compress/gzip (every release), Python's gzip, Java's since JDK 16. */
+    public static final int OS_UNKNOWN = 255;
+
     private static final int FHCRC = 2;
     private static final int FEXTRA = 4;
     private static final int FNAME = 8;

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.identify;
 
+import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
@@ -36,6 +37,16 @@ public interface EncoderFactory {
      * encoders sharing one deflate, one of them restarting at block boundaries); 0 if none may.
      */
     default long inputToTellApart(EncoderSpec running, List<EncoderSpec> waiting) {
+        return 0;
+    }
+
+    /** Whether {@code spec} could have written the original's first block ({@link EncoderFamily#couldHaveWritten}); true if this factory cannot tell. */
+    default boolean couldHaveWritten(EncoderSpec spec, FirstBlock first) {
+        return true;
+    }
+
+    /** How strongly the header's OS byte points at {@code spec}'s producers ({@link EncoderFamily#osScore}); 0 if this factory cannot tell. */
+    default int osScore(EncoderSpec spec, GzipHeader header) {
         return 0;
     }
 }

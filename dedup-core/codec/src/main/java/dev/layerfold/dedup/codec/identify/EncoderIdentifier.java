@@ -15,7 +15,7 @@ import java.util.Optional;
  * Finds the encoder and settings that reproduce a gzip member, in the same pass that splits it.
  *
  * <p>Candidates start once the original's first block is decoded (at most {@link FirstBlock#MAX_BYTES}
- * of the original), and only those that could have ended it where it ends ({@link FirstBlockRules}),
+ * of the original), and only those that could have ended it where it ends ({@link EncoderFamily#couldHaveWritten}),
  * one at a time in the order the member header's hints make likeliest, the next when the last was
  * dropped. Each is fed the decompressed bytes as they are inflated; its output is compared with the
  * original deflate bytes as they are read, and a candidate is dropped at its first differing byte,
@@ -53,7 +53,7 @@ public final class EncoderIdentifier {
 
     /** The candidates in the order tried for a member with this header. */
     public List<EncoderSpec> order(GzipHeader header) {
-        return candidates.stream().sorted(Comparator.comparingInt((EncoderSpec spec) -> ProducerHints.score(spec, header)).reversed()).toList();
+        return candidates.stream().sorted(Comparator.comparingInt((EncoderSpec spec) -> ProducerHints.score(factory, spec, header)).reversed()).toList();
     }
 
     /** Starts identifying one member: feed it the member's bytes, then call {@link Session#finish()}. */
@@ -262,7 +262,7 @@ public final class EncoderIdentifier {
         private void startFirst() {
             started = true;
             Optional<FirstBlock> first = firstBlock.finish();
-            first.ifPresent(block -> waiting.removeIf(spec -> !FirstBlockRules.couldHaveWritten(spec, block)));
+            first.ifPresent(block -> waiting.removeIf(spec -> !factory.couldHaveWritten(spec, block)));
             firstTokens = first.filter(block -> block.type() != FirstBlock.STORED).map(FirstBlock::tokens).orElse(null);
             startNext();
         }

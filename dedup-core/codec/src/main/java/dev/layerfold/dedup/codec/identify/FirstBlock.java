@@ -15,7 +15,7 @@ import java.util.Optional;
  * {@link #MAX_BYTES} of them: a first block longer than that is left undecided. It keeps the block's
  * symbols too, as {@link #tokens()}: the first tokens of the encoder that wrote it.
  */
-record FirstBlock(int type, boolean last, long symbols, long inputBytes, long matches, long distanceBits,
+public record FirstBlock(int type, boolean last, long symbols, long inputBytes, long matches, long distanceBits,
                   boolean followedByEmptyBlock, int[] tokens) {
 
     static final int STORED = 0;
@@ -27,7 +27,7 @@ record FirstBlock(int type, boolean last, long symbols, long inputBytes, long ma
      * A block of Huffman codes that the encoder itself ended: not the stream's last, and not followed
      * by an empty block (a flush, or Go's separate empty final block after the data's last block).
      */
-    boolean endedByEncoder() {
+    public boolean endedByEncoder() {
         return !last && type != STORED && !followedByEmptyBlock;
     }
 

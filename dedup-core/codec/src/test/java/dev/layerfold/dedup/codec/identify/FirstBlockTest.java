@@ -34,7 +34,7 @@ class FirstBlockTest {
         // Undecided (a first block longer than the reader keeps, as Huffman-only tables reused
         // across windows make) rules out nothing.
         readInPieces(stream).ifPresent(first ->
-                assertThat(FirstBlockRules.couldHaveWritten(spec, first)).as("%s wrote %s", spec, first).isTrue());
+                assertThat(EncoderFamilies.standard().couldHaveWritten(spec, first)).as("%s wrote %s", spec, first).isTrue());
     }
 
     @Test
@@ -42,7 +42,7 @@ class FirstBlockTest {
         FirstBlock first = readInPieces(encode(EncoderSpec.of(StandardEncoders.GO, 6), TEXT)).orElseThrow();
 
         List<EncoderSpec> possible = StandardEncoders.CANDIDATES.stream()
-                .filter(spec -> FirstBlockRules.couldHaveWritten(spec, first)).toList();
+                .filter(spec -> EncoderFamilies.standard().couldHaveWritten(spec, first)).toList();
 
         assertThat(first.endedByEncoder()).isTrue();
         assertThat(first.symbols()).isEqualTo(16384);
@@ -54,7 +54,7 @@ class FirstBlockTest {
         FirstBlock first = readInPieces(encode(EncoderSpec.of(StandardEncoders.ZLIB, 6), "short".getBytes())).orElseThrow();
 
         assertThat(first.last()).isTrue();
-        assertThat(StandardEncoders.CANDIDATES).allMatch(spec -> FirstBlockRules.couldHaveWritten(spec, first));
+        assertThat(StandardEncoders.CANDIDATES).allMatch(spec -> EncoderFamilies.standard().couldHaveWritten(spec, first));
     }
 
     private static Optional<FirstBlock> readInPieces(byte[] stream) {

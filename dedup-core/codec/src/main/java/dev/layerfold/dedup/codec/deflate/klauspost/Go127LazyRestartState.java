@@ -16,7 +16,7 @@ import java.util.List;
  * under way began (level 9 prices literals by the 32 KiB from there).
  * The hash chains follow from the 32 KiB of input before the opener.
  */
-public record Go127LazyRestartState(long input, long opener, long windowStart, boolean byteAvailable, int length, int offset,
+record Go127LazyRestartState(long input, long opener, long windowStart, boolean byteAvailable, int length, int offset,
                                     int literalCounter, int skipping, long stepStart) implements BoundarySegment.State {
 
     /** How many values {@link #values} has. */

@@ -28,7 +28,7 @@ import java.util.Optional;
  * dev.layerfold.dedup.codec.deflate.golang.GoSegmentEncoder}'s do, by OR-ing the byte two share.
  * Not thread-safe.
  */
-public final class Go127LazySegmentEncoder implements BoundarySegment, FlushableSegment {
+final class Go127LazySegmentEncoder implements BoundarySegment, FlushableSegment {
 
     /** The most input a resume encodes again before its point: the open table's blocks. */
     public static final int MAX_REPLAY = 1 << 20;

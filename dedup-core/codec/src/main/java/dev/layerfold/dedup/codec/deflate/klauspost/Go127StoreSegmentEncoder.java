@@ -18,7 +18,7 @@ import java.util.Objects;
  * the replay rebuilds the encoder's own open table ({@link #verifyBoundaries}). A flush mid-stream would
  * end a block early; one right before the end ({@link #flush}) only changes the last segment. Not thread-safe.
  */
-public final class Go127StoreSegmentEncoder extends Go127WindowSegment<Compressor.Blockwise> {
+final class Go127StoreSegmentEncoder extends Go127WindowSegment<Compressor.Blockwise> {
 
     /** The most windows since the open table was opened that a resume replays. */
     public static final int MAX_TABLE_AGE = 32;

@@ -1,5 +1,8 @@
 package dev.layerfold.dedup.codec.deflate.pigz;
 
+import dev.layerfold.dedup.codec.identify.FamilySpec;
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+
 /**
  * The pigz options that shape its deflate stream: level 1..9 ({@code -1} .. {@code -9}), block size in
  * bytes ({@code -b} KiB; 32 KiB to 512 MiB, 128 KiB by default), {@code --independent} (no dictionary
@@ -7,7 +10,7 @@ package dev.layerfold.dedup.codec.deflate.pigz;
  * machine), which takes a different code path in pigz (single_compress()) than several threads
  * (compress_thread()).
  */
-public record PigzSettings(int level, int blockSize, boolean independent, boolean singleThread) {
+public record PigzSettings(int level, int blockSize, boolean independent, boolean singleThread) implements FamilySpec {
 
     /** pigz's default block size, 128 KiB. */
     public static final int DEFAULT_BLOCK_SIZE = 128 * 1024;
@@ -25,6 +28,12 @@ public record PigzSettings(int level, int blockSize, boolean independent, boolea
             throw new IllegalArgumentException("pigz block size must be a multiple of 1 KiB from 32 KiB to 512 MiB"
                     + " (pigz refuses larger), got " + blockSize);
         }
+    }
+
+    /** The {@code pigz} spec: the level, then block size, 1 if {@code --independent}, 1 if compressed in a single thread. */
+    @Override
+    public EncoderSpec stored() {
+        return EncoderSpec.of(PigzFamily.NAME, level, blockSize, independent ? 1 : 0, singleThread ? 1 : 0);
     }
 
     /** pigz's defaults at {@code level}: 128 KiB blocks with dictionaries, several threads. */

@@ -25,7 +25,7 @@ import java.util.Optional;
  * every match fits in them, so their output does not depend on how the input was cut into writes: a
  * segment encoded again from the same point writes the same bits, whatever its writes. Not thread-safe.
  */
-public final class LazySegmentEncoder implements BoundarySegment {
+final class LazySegmentEncoder implements BoundarySegment {
 
     /** The encoders this covers. */
     public enum Deflate {

@@ -1,0 +1,81 @@
+package dev.layerfold.dedup.codec.restart;
+
+import dev.layerfold.dedup.codec.recipe.RestartPoint;
+
+import java.io.OutputStream;
+
+/**
+ * What an encoder family at one spec offers a parallel rebuild: where its restart points may lie,
+ * how much input before and after one a segment reads, and the encoder of a segment from one. A
+ * family gives it for the specs whose state at some block boundaries can be rebuilt from the input
+ * before them ({@link dev.layerfold.dedup.codec.identify.EncoderFamily#restart}); that a rebuilt
+ * state reproduces the original is never assumed, the proof ({@link ProvingMember}) checks every point.
+ */
+public interface RestartSupport {
+
+    /**
+     * How far apart points lie: a multiple of the family's block size near {@code target}, or
+     * {@code target} for a family that ends a segment at its first block boundary at or past it.
+     */
+    long spacing(long target);
+
+    /**
+     * How much of the member's input before a point (or all of it, nearer the start) a segment
+     * opened there must be given: {@link RestartableEncoders#HISTORY}, or more for a family that
+     * rebuilds its state by a warm-up over the input before it.
+     */
+    int history();
+
+    /** How much input past a segment's end its encoder may read before it ends the segment. */
+    int lookahead();
+
+    /**
+     * An encoder for the segment that starts at {@code point}, with the state rebuilt from
+     * {@code history[offset..offset+length)} (the member's input before the point, at least its last
+     * {@link #history} bytes) and the point's state values, ending at the first block boundary at or
+     * past input offset {@code end} ({@link Long#MAX_VALUE}: at the member's end).
+     *
+     * @throws IllegalArgumentException if the point's state does not fit the family
+     */
+    SegmentEncoder open(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out);
+
+    /** {@link #open} as a function, for the factories below. */
+    @FunctionalInterface
+    interface Opener {
+        SegmentEncoder open(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out);
+    }
+
+    /** A family whose encoder ends a segment at its first block boundary at or past the requested offset. */
+    static RestartSupport nearTarget(int history, int lookahead, Opener opener) {
+        return of(target -> target, history, lookahead, opener);
+    }
+
+    /** A family whose points lie at multiples of {@code block} bytes of input and that reads nothing past a segment's end. */
+    static RestartSupport everyBlock(int block, int history, Opener opener) {
+        return of(target -> Math.max(1, target / block) * block, history, 0, opener);
+    }
+
+    private static RestartSupport of(java.util.function.LongUnaryOperator spacing, int history, int lookahead, Opener opener) {
+        return new RestartSupport() {
+            @Override
+            public long spacing(long target) {
+                return spacing.applyAsLong(target);
+            }
+
+            @Override
+            public int history() {
+                return history;
+            }
+
+            @Override
+            public int lookahead() {
+                return lookahead;
+            }
+
+            @Override
+            public SegmentEncoder open(RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+                return opener.open(point, end, history, offset, length, out);
+            }
+        };
+    }
+}
