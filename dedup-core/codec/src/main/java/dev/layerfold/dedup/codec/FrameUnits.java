@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;

@@ -1,5 +1,10 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
+import dev.layerfold.dedup.codec.io.CountingOutput;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.VerifyingOutput;
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
@@ -12,10 +17,10 @@ import dev.layerfold.dedup.codec.restart.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
 import dev.layerfold.dedup.codec.restart.ParallelSegments;
 import dev.layerfold.dedup.codec.restart.ProvingMember;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
-import dev.layerfold.dedup.codec.zstd.FrameProver;
+import dev.layerfold.dedup.codec.zstd.encoder.FrameProver;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -146,7 +151,7 @@ public final class LayerRebuilder {
     public static boolean findsRestartPoints(Recipe recipe) {
         return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty()
                 || recipe.members().stream().anyMatch(m -> RestartableEncoders.restartable(m.encoder()))
-                || onlyFrame(recipe).filter(frame -> FrameProver.proves(frame, RestartableEncoders.SPACING)).isPresent();
+                || onlyFrame(recipe).filter(frame -> ZstdEncoders.proves(frame, RestartableEncoders.SPACING)).isPresent();
     }
 
     /** The compressed frame of a zstd layer of one frame (no skippable ones either): the layers that get restart points. */
@@ -291,7 +296,7 @@ public final class LayerRebuilder {
             proven.add(withoutPoints);
             return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
         }, (index, frame, blob) -> {
-            Optional<FrameProver> prover = onlyFrame.isPresent() ? FrameProver.of(frame, spacing, blob) : Optional.empty();
+            Optional<FrameProver> prover = onlyFrame.isPresent() ? ZstdEncoders.prover(frame, spacing, blob) : Optional.empty();
             frameProver[0] = prover.orElse(null);
             return prover.isPresent() ? prover.get() : onePiece.create(index, frame, blob);
         });

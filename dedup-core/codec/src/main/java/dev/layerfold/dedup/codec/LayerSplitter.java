@@ -1,5 +1,8 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 import dev.layerfold.dedup.codec.container.BlobInput;
 import dev.layerfold.dedup.codec.container.DeflateMember;
 import dev.layerfold.dedup.codec.container.GzipHeader;

@@ -9,7 +9,7 @@ import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
 import dev.layerfold.dedup.codec.restart.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import java.util.List;
 

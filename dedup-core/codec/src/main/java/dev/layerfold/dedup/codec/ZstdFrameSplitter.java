@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 import dev.layerfold.dedup.codec.container.BlobInput;
 import dev.layerfold.dedup.codec.container.ZstdDecoder;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;

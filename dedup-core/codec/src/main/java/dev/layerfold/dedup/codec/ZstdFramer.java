@@ -1,7 +1,8 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
-import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
 
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.container.BlobInput;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.identify.EncoderFamilies;

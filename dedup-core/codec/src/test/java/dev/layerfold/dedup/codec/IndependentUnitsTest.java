@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;

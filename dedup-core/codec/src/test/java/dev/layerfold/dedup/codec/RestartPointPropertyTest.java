@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateOracle;
 import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
@@ -13,7 +14,7 @@ import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentEncoder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import net.jqwik.api.Arbitraries;

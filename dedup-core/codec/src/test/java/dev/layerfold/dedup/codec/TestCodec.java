@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;

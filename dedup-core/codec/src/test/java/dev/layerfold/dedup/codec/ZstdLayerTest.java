@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;

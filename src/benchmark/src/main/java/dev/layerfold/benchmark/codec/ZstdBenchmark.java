@@ -5,7 +5,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.GoPrograms;
-import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.io.FileSink;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.Identification;

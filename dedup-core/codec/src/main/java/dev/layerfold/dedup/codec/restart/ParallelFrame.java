@@ -1,9 +1,9 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 import dev.layerfold.dedup.codec.zstd.klauspost.XxHash64;
 
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.restart;
 
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;

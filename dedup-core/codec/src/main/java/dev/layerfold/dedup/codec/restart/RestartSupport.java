@@ -8,10 +8,13 @@ import java.io.OutputStream;
  * What an encoder family at one spec offers a parallel rebuild: where its restart points may lie,
  * how much input before and after one a segment reads, and the encoder of a segment from one. A
  * family gives it for the specs whose state at some block boundaries can be rebuilt from the input
- * before them ({@link dev.layerfold.dedup.codec.identify.EncoderFamily#restart}); that a rebuilt
+ * before them ({@code EncoderFamily.restart}); that a rebuilt
  * state reproduces the original is never assumed, the proof ({@link ProvingMember}) checks every point.
  */
 public interface RestartSupport {
+
+    /** The input before a point that a rebuilt state reads for most families: DEFLATE's window. */
+    int HISTORY = 32 * 1024;
 
     /**
      * How far apart points lie: a multiple of the family's block size near {@code target}, or
@@ -21,7 +24,7 @@ public interface RestartSupport {
 
     /**
      * How much of the member's input before a point (or all of it, nearer the start) a segment
-     * opened there must be given: {@link RestartableEncoders#HISTORY}, or more for a family that
+     * opened there must be given: {@link #HISTORY}, or more for a family that
      * rebuilds its state by a warm-up over the input before it.
      */
     int history();

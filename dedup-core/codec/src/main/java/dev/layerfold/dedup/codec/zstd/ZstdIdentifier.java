@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.zstd;
 
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
 import dev.layerfold.dedup.codec.identify.Identification;

@@ -1,7 +1,7 @@
 package dev.layerfold.dedup.codec.recipe;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.LayerFormat;
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -26,6 +26,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RecipeTest {
 
     private static final String SHA = "ab".repeat(32);
+
+    /** The recipe names the klauspost zstd family without knowing the encoder; both must agree, or versions would be written wrong. */
+    @Example
+    void namesTheKlauspostFamilyAsItsSettingsDo() {
+        assertThat(Recipe.KLAUSPOST_ZSTD).isEqualTo(KlauspostSettings.FAMILY);
+        assertThat(Recipe.KLAUSPOST_SPEED_BETTER).isEqualTo(KlauspostSettings.SPEED_BETTER);
+    }
 
     @Property(tries = 200)
     void recipeSurvivesWriteAndRead(@ForAll("ops") List<SkeletonOp> ops, @ForAll("members") List<EncoderSpec> encoders,

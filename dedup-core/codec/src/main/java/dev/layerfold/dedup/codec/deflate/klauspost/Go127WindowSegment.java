@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.CountingOutput;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
-import dev.layerfold.dedup.codec.CountingOutput;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.deflate.FastRestart;
 

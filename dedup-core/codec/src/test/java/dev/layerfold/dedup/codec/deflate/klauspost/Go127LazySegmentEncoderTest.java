@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.StitchedSegments;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,6 @@
-package dev.layerfold.dedup.codec.identify;
+package dev.layerfold.dedup.codec.family;
 
+import dev.layerfold.dedup.codec.identify.EncoderFamilies;
 import dev.layerfold.dedup.codec.deflate.golang.GoSpec;
 import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipSpec;

@@ -1,5 +1,7 @@
-package dev.layerfold.dedup.codec.restart;
+package dev.layerfold.dedup.codec.identify;
 
+import dev.layerfold.dedup.codec.restart.RestartSupport;
+import dev.layerfold.dedup.codec.restart.SegmentEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderFamilies;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -18,8 +20,6 @@ public final class RestartableEncoders {
 
     /** The input between two points the finder aims at: a few MB, so a 32 MB layer has enough segments for several cores. */
     public static final long SPACING = 4L << 20;
-    /** The input before a point that a rebuilt state reads for most families: DEFLATE's window. See {@link #history}. */
-    public static final int HISTORY = 32 * 1024;
 
     private RestartableEncoders() {
     }
@@ -38,9 +38,9 @@ public final class RestartableEncoders {
         return support(spec).map(support -> support.spacing(target));
     }
 
-    /** {@link RestartSupport#history}; {@link #HISTORY} for a spec without restart points. */
+    /** {@link RestartSupport#history}; {@link RestartSupport#HISTORY} for a spec without restart points. */
     public static int history(EncoderSpec spec) {
-        return support(spec).map(RestartSupport::history).orElse(HISTORY);
+        return support(spec).map(RestartSupport::history).orElse(RestartSupport.HISTORY);
     }
 
     /** {@link RestartSupport#lookahead}; 0 for a spec without restart points. */
