@@ -1,17 +1,17 @@
 package dev.layerfold.dedup.codec;
 
-import dev.layerfold.dedup.codec.recipe.LayerFormat;
-import dev.layerfold.dedup.codec.io.FileSink;
-import dev.layerfold.dedup.codec.io.LayerFormatException;
 import dev.layerfold.dedup.codec.container.BlobInput;
 import dev.layerfold.dedup.codec.container.DeflateMember;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.Identification;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.recipe.Recipe;
-import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.SkeletonWriter;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.tar.TarSplitter;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
 import dev.layerfold.dedup.codec.zstd.ZstdIdentifier;

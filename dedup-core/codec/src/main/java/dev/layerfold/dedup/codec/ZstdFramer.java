@@ -2,8 +2,8 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
-import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 
 import java.io.IOException;
 import java.io.OutputStream;

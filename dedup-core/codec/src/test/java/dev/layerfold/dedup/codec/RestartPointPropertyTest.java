@@ -1,6 +1,5 @@
 package dev.layerfold.dedup.codec;
 
-import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.golang.GoFastSegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFlateOracle;
 import dev.layerfold.dedup.codec.deflate.golang.GoStoreSegmentEncoder;
@@ -9,12 +8,13 @@ import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
-import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentEncoder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import net.jqwik.api.Arbitraries;

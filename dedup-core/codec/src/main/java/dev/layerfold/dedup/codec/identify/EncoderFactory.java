@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec.identify;
 
-import dev.layerfold.dedup.codec.family.FirstBlock;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.family.FirstBlock;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.OutputStream;

@@ -1,6 +1,5 @@
 package dev.layerfold.dedup.codec.recipe;
 
-import dev.layerfold.dedup.codec.recipe.LayerFormat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -1,8 +1,10 @@
 package dev.layerfold.dedup.codec.restart;
 
+import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.OutputStream;
+import java.util.Optional;
 
 /**
  * What an encoder family at one spec offers a parallel rebuild: where its restart points may lie,
@@ -80,5 +82,46 @@ public interface RestartSupport {
                 return opener.open(point, end, history, offset, length, out);
             }
         };
+    }
+
+    /**
+     * Finds an encoder spec's restart support. The family list that knows it lies above this package
+     * ({@code identify.RestartableEncoders}), so the segment encoders here are handed one.
+     */
+    @FunctionalInterface
+    interface Lookup {
+
+        /** The support of {@code spec}'s family, or empty if it has no restart points. */
+        Optional<RestartSupport> find(EncoderSpec spec);
+
+        /** Whether members of {@code spec} can have restart points. */
+        default boolean restartable(EncoderSpec spec) {
+            return find(spec).isPresent();
+        }
+
+        /** How far apart points of {@code spec} lie near {@code target} ({@link RestartSupport#spacing}), or empty if the family has no restart points. */
+        default Optional<Long> spacing(EncoderSpec spec, long target) {
+            return find(spec).map(support -> support.spacing(target));
+        }
+
+        /** {@link RestartSupport#history}; {@link #HISTORY} for a spec without restart points. */
+        default int history(EncoderSpec spec) {
+            return find(spec).map(RestartSupport::history).orElse(HISTORY);
+        }
+
+        /** {@link RestartSupport#lookahead}; 0 for a spec without restart points. */
+        default int lookahead(EncoderSpec spec) {
+            return find(spec).map(RestartSupport::lookahead).orElse(0);
+        }
+
+        /**
+         * {@link RestartSupport#open}.
+         *
+         * @throws IllegalArgumentException if the family has no restart points or the point's state does not fit it
+         */
+        default SegmentEncoder open(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
+            return find(spec).orElseThrow(() -> new IllegalArgumentException("encoder " + spec + " has no restart points"))
+                    .open(point, end, history, offset, length, out);
+        }
     }
 }

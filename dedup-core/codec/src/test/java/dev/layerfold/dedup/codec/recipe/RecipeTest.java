@@ -1,15 +1,13 @@
 package dev.layerfold.dedup.codec.recipe;
 
-import dev.layerfold.dedup.codec.recipe.FileRef;
-import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Example;
 import net.jqwik.api.constraints.IntRange;
 
 import java.io.ByteArrayInputStream;

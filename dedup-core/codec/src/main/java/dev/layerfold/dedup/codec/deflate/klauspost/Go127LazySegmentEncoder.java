@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.deflate.FlushableSegment;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.io.LayerRebuildException;
 
 import java.io.IOException;

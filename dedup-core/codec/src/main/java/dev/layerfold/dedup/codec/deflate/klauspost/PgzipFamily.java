@@ -1,11 +1,11 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFamily;
 import dev.layerfold.dedup.codec.family.EncoderFamily;
 import dev.layerfold.dedup.codec.family.FirstBlock;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.restart.BlockAlignedSegment;
 import dev.layerfold.dedup.codec.restart.RestartSupport;
