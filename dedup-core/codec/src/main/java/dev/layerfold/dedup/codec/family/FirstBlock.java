@@ -31,7 +31,7 @@ public record FirstBlock(int type, boolean last, long symbols, long inputBytes, 
         return !last && type != STORED && !followedByEmptyBlock;
     }
 
-    /** A literal as its byte value, a match as {@code length << 16 | distance}, as {@link FirstTokens} compares them. */
+    /** A literal as its byte value, a match as {@code length << 16 | distance}, as {@code identify.FirstTokens} compares them. */
     public static int matchToken(int length, int distance) {
         return length << 16 | distance;
     }

@@ -14,7 +14,7 @@ import java.util.List;
  * encoder looks ahead at) is encoded on a pool thread from its rebuilt state, and the segments go out
  * in order ({@link InOrderSegments}), each as soon as it and those before it are done, so the first
  * bytes leave when the first segment is ready. What a segment is and how it goes out is the subclass's: a gzip member's
- * ({@link ParallelMember}) or a zstd frame's ({@link ParallelFrame}). Not thread-safe (one restore's
+ * ({@link ParallelMember}) or a zstd frame's ({@code zstd.ParallelFrame}). Not thread-safe (one restore's
  * thread drives it).
  *
  * @param <E> an encoded segment
