@@ -1,7 +1,7 @@
 package dev.layerfold.restore;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.pipeline.RebuildMemory;
 import dev.layerfold.dedup.store.LayerRecord;

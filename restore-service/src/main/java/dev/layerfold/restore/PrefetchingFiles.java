@@ -1,7 +1,7 @@
 package dev.layerfold.restore;
 
 import dev.layerfold.dedup.codec.FileContentSource;
-import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.store.FrameRun;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;

@@ -1,6 +1,6 @@
 package dev.layerfold.server;
 
-import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.store.LivePackCopier;
 import dev.layerfold.dedup.store.StoredFiles;
 import dev.layerfold.gc.GarbageCollector;

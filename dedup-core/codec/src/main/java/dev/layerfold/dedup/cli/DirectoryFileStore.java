@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.cli;
 
 import dev.layerfold.dedup.codec.FileContentSource;
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 
 import java.io.IOException;
 import java.io.InputStream;

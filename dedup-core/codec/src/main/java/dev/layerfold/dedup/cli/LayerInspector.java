@@ -1,14 +1,14 @@
 package dev.layerfold.dedup.cli;
 
-import dev.layerfold.dedup.codec.FileSink;
-import dev.layerfold.dedup.codec.LayerFormat;
-import dev.layerfold.dedup.codec.LayerFormatException;
-import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 
 import java.io.BufferedInputStream;

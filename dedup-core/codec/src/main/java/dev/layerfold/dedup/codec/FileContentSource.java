@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import java.io.IOException;
 import java.io.InputStream;
 

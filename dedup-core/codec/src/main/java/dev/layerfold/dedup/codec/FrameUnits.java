@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;

@@ -1,21 +1,26 @@
 package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.EncoderFactory;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
+import dev.layerfold.dedup.codec.io.CountingOutput;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.VerifyingOutput;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.restart.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
 import dev.layerfold.dedup.codec.restart.ParallelSegments;
 import dev.layerfold.dedup.codec.restart.ProvingMember;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
+import dev.layerfold.dedup.codec.zstd.ParallelFrame;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
-import dev.layerfold.dedup.codec.zstd.FrameProver;
+import dev.layerfold.dedup.codec.zstd.encoder.FrameProver;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -122,7 +127,7 @@ public final class LayerRebuilder {
             // A point inside a byte shares it with the segment before: the rebuild starts at its first whole byte.
             long at = header + (points.get(i).outputBitOffset() + 7 >>> 3);
             if (at <= blobOffset) {
-                return Optional.of(new Resume(i, at, ParallelMember.inputStart(member.encoder(), points.get(i))));
+                return Optional.of(new Resume(i, at, ParallelMember.inputStart(RestartableEncoders.STANDARD, member.encoder(), points.get(i))));
             }
         }
         return Optional.empty();
@@ -146,7 +151,7 @@ public final class LayerRebuilder {
     public static boolean findsRestartPoints(Recipe recipe) {
         return !FrameUnits.cut(recipe, RestartableEncoders.SPACING).isEmpty()
                 || recipe.members().stream().anyMatch(m -> RestartableEncoders.restartable(m.encoder()))
-                || onlyFrame(recipe).filter(frame -> FrameProver.proves(frame, RestartableEncoders.SPACING)).isPresent();
+                || onlyFrame(recipe).filter(frame -> ZstdEncoders.proves(frame, RestartableEncoders.SPACING)).isPresent();
     }
 
     /** The compressed frame of a zstd layer of one frame (no skippable ones either): the layers that get restart points. */
@@ -209,7 +214,7 @@ public final class LayerRebuilder {
         Optional<ZstdFrame.Compressed> frame = onlyFrame(recipe);
         // A frame's encoder writes its checksum; a member's trailer follows it.
         ParallelSegments<?> encoder = frame.isPresent() ? ParallelFrame.open(frame.get(), resume.point(), segments, blob)
-                : new ParallelMember(recipe.members().getFirst(), resume.point(), segments, blob);
+                : new ParallelMember(recipe.members().getFirst(), RestartableEncoders.STANDARD, resume.point(), segments, blob);
         try {
             writeTar(recipe, files, new OutputStream() {
                 @Override
@@ -254,7 +259,7 @@ public final class LayerRebuilder {
         ZstdFramer.FrameEncoders onePiece = ZstdFramer.inOnePiece(zstd);
         boolean inSegments = segments != null && segments.parallel();
         rebuild(recipe, files, out, (member, blob) -> inSegments && !member.restartPoints().isEmpty()
-                ? new ParallelMember(member, 0, segments, blob) : encoders.create(member.encoder(), blob),
+                ? new ParallelMember(member, RestartableEncoders.STANDARD, 0, segments, blob) : encoders.create(member.encoder(), blob),
                 (index, frame, blob) -> inSegments && !frame.restartPoints().isEmpty()
                         ? ParallelFrame.open(frame, 0, segments, blob) : onePiece.create(index, frame, blob));
     }
@@ -286,12 +291,12 @@ public final class LayerRebuilder {
         FrameProver[] frameProver = new FrameProver[1];
         rebuild(recipe, files, out, (member, blob) -> {
             GzipMember withoutPoints = member.withRestartPoints(List.of());
-            Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, spacing, blob);
+            Optional<ProvingMember> prover = ProvingMember.of(withoutPoints, RestartableEncoders.STANDARD, spacing, blob);
             prover.ifPresent(p -> provers.put(proven.size(), p));
             proven.add(withoutPoints);
             return prover.isPresent() ? prover.get() : encoders.create(member.encoder(), blob);
         }, (index, frame, blob) -> {
-            Optional<FrameProver> prover = onlyFrame.isPresent() ? FrameProver.of(frame, spacing, blob) : Optional.empty();
+            Optional<FrameProver> prover = onlyFrame.isPresent() ? ZstdEncoders.prover(frame, spacing, blob) : Optional.empty();
             frameProver[0] = prover.orElse(null);
             return prover.isPresent() ? prover.get() : onePiece.create(index, frame, blob);
         });

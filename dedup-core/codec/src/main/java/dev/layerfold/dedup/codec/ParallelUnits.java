@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
 import dev.layerfold.dedup.codec.restart.InOrderSegments;
 import dev.layerfold.dedup.codec.restart.SegmentPool;

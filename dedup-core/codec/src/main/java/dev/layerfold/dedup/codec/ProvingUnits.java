@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.VerifyingOutput;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
 
 import java.io.IOException;

@@ -7,9 +7,9 @@ import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.restart.ParallelFrame;
+import dev.layerfold.dedup.codec.zstd.ParallelFrame;
 import dev.layerfold.dedup.codec.restart.ParallelMember;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
+import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import java.util.List;
 
@@ -98,7 +98,7 @@ final class RebuildFootprint {
             long lookahead = RestartableEncoders.lookahead(member.encoder());
             for (int i = 0; i < points.size(); i++) {
                 long end = i + 1 < points.size() ? points.get(i + 1).inputOffset() + lookahead : member.uncompressedSize();
-                largest = Math.max(largest, Math.min(end, member.uncompressedSize()) - ParallelMember.inputStart(member.encoder(), points.get(i)));
+                largest = Math.max(largest, Math.min(end, member.uncompressedSize()) - ParallelMember.inputStart(RestartableEncoders.STANDARD, member.encoder(), points.get(i)));
             }
         }
         for (ZstdFrame frame : recipe.frames()) {

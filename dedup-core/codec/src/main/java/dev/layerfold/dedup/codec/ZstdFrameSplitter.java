@@ -4,6 +4,7 @@ import dev.layerfold.dedup.codec.container.BlobInput;
 import dev.layerfold.dedup.codec.container.ZstdDecoder;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
 import dev.layerfold.dedup.codec.identify.Identification;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.tar.TarSplitter;

@@ -1,8 +1,9 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
-import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,5 +1,8 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.io.LayerFormatException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

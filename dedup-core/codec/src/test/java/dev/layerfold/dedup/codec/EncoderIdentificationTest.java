@@ -5,6 +5,8 @@ import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.identify.EncoderFamilies;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.Identification;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.UnitPoint;
 import dev.layerfold.dedup.codec.restart.SegmentPool;

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.dedup.codec.identify.StandardEncoders;

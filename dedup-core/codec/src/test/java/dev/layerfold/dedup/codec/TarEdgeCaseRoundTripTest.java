@@ -1,5 +1,7 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

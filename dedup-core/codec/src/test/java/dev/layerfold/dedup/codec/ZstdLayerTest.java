@@ -1,8 +1,10 @@
 package dev.layerfold.dedup.codec;
 
+import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
-import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.zstd.ZstdEncoders;

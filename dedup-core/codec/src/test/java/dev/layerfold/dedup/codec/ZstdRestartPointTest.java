@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec;
 
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.Varints;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;

@@ -1,9 +1,9 @@
 package dev.layerfold.dedup.pipeline;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.LayerFormat;
-import dev.layerfold.dedup.codec.LayerFormatException;
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.recipe.LayerFormat;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;

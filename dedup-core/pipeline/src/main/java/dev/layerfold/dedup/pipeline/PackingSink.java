@@ -1,7 +1,7 @@
 package dev.layerfold.dedup.pipeline;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.io.FileSink;
 import dev.layerfold.dedup.store.PackSpool;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.dedup.DedupIndex;

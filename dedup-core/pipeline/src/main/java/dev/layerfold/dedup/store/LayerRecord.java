@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.store;
 
-import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import dev.layerfold.dedup.codec.recipe.SkeletonOp;
 import dev.layerfold.dedup.codec.recipe.Varints;

@@ -2,8 +2,8 @@ package dev.layerfold.dedup.store;
 
 import com.github.luben.zstd.ZstdInputStream;
 import dev.layerfold.dedup.codec.FileContentSource;
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.recipe.FileRef;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.storage.Digest;
 import dev.layerfold.storage.blob.BlobStore;
 import dev.layerfold.storage.dedup.DedupIndex;

@@ -4,8 +4,6 @@ import dev.layerfold.benchmark.Benchmark;
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.FileContentSource;
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.FileSink;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
@@ -16,7 +14,9 @@ import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
 import dev.layerfold.dedup.codec.deflate.klauspost.PgzipEncoder;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
+import dev.layerfold.dedup.codec.io.FileSink;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
 import java.io.ByteArrayInputStream;

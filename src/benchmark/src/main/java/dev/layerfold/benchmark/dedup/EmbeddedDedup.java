@@ -2,7 +2,7 @@ package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.FileContentSource;
-import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;

@@ -2,7 +2,7 @@ package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.BenchmarkReport;
 import dev.layerfold.benchmark.codec.LayerOfSystemFiles;
-import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.io.FileSink;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.codec.recipe.GzipMember;

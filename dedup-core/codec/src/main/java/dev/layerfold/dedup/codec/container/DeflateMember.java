@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.container;
 
-import dev.layerfold.dedup.codec.LayerFormatException;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 
 import java.io.IOException;
 import java.util.zip.CRC32;

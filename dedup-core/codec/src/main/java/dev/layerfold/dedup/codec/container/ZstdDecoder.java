@@ -2,7 +2,7 @@ package dev.layerfold.dedup.codec.container;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
-import dev.layerfold.dedup.codec.LayerFormatException;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

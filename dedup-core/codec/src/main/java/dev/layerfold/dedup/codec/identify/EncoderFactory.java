@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.family.FirstBlock;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.OutputStream;
@@ -40,12 +41,12 @@ public interface EncoderFactory {
         return 0;
     }
 
-    /** Whether {@code spec} could have written the original's first block ({@link EncoderFamily#couldHaveWritten}); true if this factory cannot tell. */
+    /** Whether {@code spec} could have written the original's first block ({@link dev.layerfold.dedup.codec.family.EncoderFamily#couldHaveWritten}); true if this factory cannot tell. */
     default boolean couldHaveWritten(EncoderSpec spec, FirstBlock first) {
         return true;
     }
 
-    /** How strongly the header's OS byte points at {@code spec}'s producers ({@link EncoderFamily#osScore}); 0 if this factory cannot tell. */
+    /** How strongly the header's OS byte points at {@code spec}'s producers ({@link dev.layerfold.dedup.codec.family.EncoderFamily#osScore}); 0 if this factory cannot tell. */
     default int osScore(EncoderSpec spec, GzipHeader header) {
         return 0;
     }

@@ -8,6 +8,9 @@ import dev.layerfold.dedup.codec.deflate.klauspost.PgzipFamily;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzFamily;
 import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipFamily;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibFamily;
+import dev.layerfold.dedup.codec.family.EncoderFamily;
+import dev.layerfold.dedup.codec.family.FamilySpec;
+import dev.layerfold.dedup.codec.family.FirstBlock;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.restart.RestartSupport;
 

@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.container.DeflateMember;
 import dev.layerfold.dedup.codec.container.GzipHeader;
+import dev.layerfold.dedup.codec.family.FirstBlock;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.ByteArrayOutputStream;
@@ -15,7 +16,7 @@ import java.util.Optional;
  * Finds the encoder and settings that reproduce a gzip member, in the same pass that splits it.
  *
  * <p>Candidates start once the original's first block is decoded (at most {@link FirstBlock#MAX_BYTES}
- * of the original), and only those that could have ended it where it ends ({@link EncoderFamily#couldHaveWritten}),
+ * of the original), and only those that could have ended it where it ends ({@link dev.layerfold.dedup.codec.family.EncoderFamily#couldHaveWritten}),
  * one at a time in the order the member header's hints make likeliest, the next when the last was
  * dropped. Each is fed the decompressed bytes as they are inflated; its output is compared with the
  * original deflate bytes as they are read, and a candidate is dropped at its first differing byte,

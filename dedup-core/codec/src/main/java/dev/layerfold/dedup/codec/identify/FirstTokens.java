@@ -1,6 +1,7 @@
 package dev.layerfold.dedup.codec.identify;
 
 import dev.layerfold.dedup.codec.deflate.TokenObserver;
+import dev.layerfold.dedup.codec.family.FirstBlock;
 
 /**
  * Checks a candidate's tokens against the symbols of the original's first block, stopping the

@@ -1,7 +1,5 @@
 package dev.layerfold.dedup.codec.recipe;
 
-import dev.layerfold.dedup.codec.LayerFormat;
-import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -33,6 +31,9 @@ import java.util.stream.LongStream;
 public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<GzipMember> members, byte[] trailingBytes,
                      Skeleton skeleton, List<ZstdFrame> frames, List<UnitPoint> units) {
 
+    /** The klauspost zstd family and its SpeedBetter level (KlauspostSettings's): named here so a recipe knows no encoder. */
+    static final String KLAUSPOST_ZSTD = "klauspost-zstd";
+    static final int KLAUSPOST_SPEED_BETTER = 3;
     static final byte[] MAGIC = {'L', 'F', 'R', 'C'};
     /**
      * Version 2 added restart points; version 1 recipes read as members without any. Version 3 added
@@ -181,11 +182,11 @@ public record Recipe(String blobSha256, long blobSize, LayerFormat format, List<
     /** The oldest version that holds this recipe: what processes of earlier releases can still read. */
     private int writtenVersion() {
         if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty()
-                && c.encoder().family().equals(KlauspostSettings.FAMILY) && c.encoder().level() >= KlauspostSettings.SPEED_BETTER)) {
+                && c.encoder().family().equals(KLAUSPOST_ZSTD) && c.encoder().level() >= KLAUSPOST_SPEED_BETTER)) {
             return BUCKET_LEVELS_VERSION;
         }
         if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty()
-                && !c.encoder().family().equals(KlauspostSettings.FAMILY))) {
+                && !c.encoder().family().equals(KLAUSPOST_ZSTD))) {
             return LIBZSTD_RESTART_POINTS_VERSION;
         }
         if (frames.stream().anyMatch(f -> f instanceof ZstdFrame.Compressed c && !c.restartPoints().isEmpty())) {

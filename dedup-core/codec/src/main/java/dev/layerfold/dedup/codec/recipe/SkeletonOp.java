@@ -1,6 +1,5 @@
 package dev.layerfold.dedup.codec.recipe;
 
-import dev.layerfold.dedup.codec.FileRef;
 
 import java.io.IOException;
 import java.io.OutputStream;

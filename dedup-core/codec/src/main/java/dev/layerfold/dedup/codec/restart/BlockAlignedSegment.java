@@ -1,7 +1,7 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.CountingOutput;
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.CountingOutput;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

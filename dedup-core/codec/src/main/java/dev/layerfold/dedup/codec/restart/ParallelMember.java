@@ -1,7 +1,7 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.GzipMember;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
@@ -28,6 +28,7 @@ public final class ParallelMember extends ParallelSegments<ParallelMember.Encode
     }
 
     private final GzipMember member;
+    private final RestartSupport.Lookup restarts;
     private final List<RestartPoint> points;
     private final SegmentJoiner out;
     private final boolean wholeMember;
@@ -35,27 +36,28 @@ public final class ParallelMember extends ParallelSegments<ParallelMember.Encode
 
     /**
      * @param first the point to start at (0: the member's start); the input written must start at
-     *              {@link #inputStart(EncoderSpec, RestartPoint)}, the history the point's rebuilt state reads.
+     *              {@link #inputStart(RestartSupport.Lookup, EncoderSpec, RestartPoint)}, the history the point's rebuilt state reads.
      *              If that point starts inside a byte, the output starts at its first whole byte.
      */
-    public ParallelMember(GzipMember member, int first, SegmentPool pool, OutputStream out) {
+    public ParallelMember(GzipMember member, RestartSupport.Lookup restarts, int first, SegmentPool pool, OutputStream out) {
         super(member.restartPoints().stream().mapToLong(RestartPoint::inputOffset).toArray(), member.uncompressedSize(), first,
-                first < member.restartPoints().size() && first >= 0 ? inputStart(member.encoder(), member.restartPoints().get(first)) : 0,
-                pool, RestartableEncoders.lookahead(member.encoder()), "gzip member");
+                first < member.restartPoints().size() && first >= 0 ? inputStart(restarts, member.encoder(), member.restartPoints().get(first)) : 0,
+                pool, restarts.lookahead(member.encoder()), "gzip member");
         this.member = member;
+        this.restarts = restarts;
         this.points = member.restartPoints();
         this.out = new SegmentJoiner(out);
         this.wholeMember = first == 0;
     }
 
     /** Where in the member's input the bytes written must start to resume at {@code point} of {@code encoder}: the history its state reads. */
-    public static long inputStart(EncoderSpec encoder, RestartPoint point) {
-        return point.inputOffset() - Math.min(RestartableEncoders.history(encoder), point.inputOffset());
+    public static long inputStart(RestartSupport.Lookup restarts, EncoderSpec encoder, RestartPoint point) {
+        return point.inputOffset() - Math.min(restarts.history(encoder), point.inputOffset());
     }
 
     @Override
-    long inputStart(int index) {
-        return inputStart(member.encoder(), points.get(index));
+    protected long inputStart(int index) {
+        return inputStart(restarts, member.encoder(), points.get(index));
     }
 
     @Override
@@ -68,7 +70,7 @@ public final class ParallelMember extends ParallelSegments<ParallelMember.Encode
     }
 
     @Override
-    void emit(int index, Encoded encoded) throws IOException {
+    protected void emit(int index, Encoded encoded) throws IOException {
         out.beginSegment(points.get(index).outputBitOffset());
         out.write(encoded.bytes());
         out.endSegment();
@@ -76,13 +78,13 @@ public final class ParallelMember extends ParallelSegments<ParallelMember.Encode
     }
 
     @Override
-    Encoded encode(Segment segment) throws IOException {
+    protected Encoded encode(Segment segment) throws IOException {
         int index = segment.index();
         RestartPoint point = points.get(index);
         RestartPoint nextPoint = segment.last() ? null : points.get(index + 1);
         int given = segment.buffer().length - segment.historyLength();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(Math.max(1024, given / 2));
-        SegmentEncoder encoder = RestartableEncoders.open(member.encoder(), point, segment.last() ? Long.MAX_VALUE : nextPoint.inputOffset(),
+        SegmentEncoder encoder = restarts.open(member.encoder(), point, segment.last() ? Long.MAX_VALUE : nextPoint.inputOffset(),
                 segment.buffer(), 0, segment.historyLength(), bytes);
         int taken = encoder.write(segment.buffer(), segment.historyLength(), given);
         if (segment.last()) {
@@ -110,7 +112,7 @@ public final class ParallelMember extends ParallelSegments<ParallelMember.Encode
     }
 
     /** Fails unless {@code encoded} has the digest its point records. */
-    static void checkDigest(byte[] encoded, byte[] expected, int index, long inputOffset) throws LayerRebuildException {
+    public static void checkDigest(byte[] encoded, byte[] expected, int index, long inputOffset) throws LayerRebuildException {
         byte[] digest;
         try {
             digest = MessageDigest.getInstance("SHA-256").digest(encoded);

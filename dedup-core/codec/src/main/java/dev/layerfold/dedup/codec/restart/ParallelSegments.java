@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -14,7 +14,7 @@ import java.util.List;
  * encoder looks ahead at) is encoded on a pool thread from its rebuilt state, and the segments go out
  * in order ({@link InOrderSegments}), each as soon as it and those before it are done, so the first
  * bytes leave when the first segment is ready. What a segment is and how it goes out is the subclass's: a gzip member's
- * ({@link ParallelMember}) or a zstd frame's ({@link ParallelFrame}). Not thread-safe (one restore's
+ * ({@link ParallelMember}) or a zstd frame's ({@code zstd.ParallelFrame}). Not thread-safe (one restore's
  * thread drives it).
  *
  * @param <E> an encoded segment
@@ -22,7 +22,7 @@ import java.util.List;
 public abstract class ParallelSegments<E> {
 
     /** A segment's bytes to encode: its history, its input, then the input its encoder may look ahead at. */
-    record Segment(int index, byte[] buffer, int historyLength, int inputLength, boolean last) {
+    public record Segment(int index, byte[] buffer, int historyLength, int inputLength, boolean last) {
     }
 
     /** Input received, by reference: a segment's own input, or a write's before the first point; immutable once here. */
@@ -64,7 +64,7 @@ public abstract class ParallelSegments<E> {
      * @param lookahead how far past its end a segment's encoder may read
      * @param stream    what the stream is, for messages
      */
-    ParallelSegments(long[] points, long size, int first, long firstInputStart, SegmentPool pool, int lookahead, String stream) {
+    protected ParallelSegments(long[] points, long size, int first, long firstInputStart, SegmentPool pool, int lookahead, String stream) {
         if (first < 0 || first >= points.length) {
             throw new IllegalArgumentException("this " + stream + " has no restart point " + first);
         }
@@ -79,13 +79,13 @@ public abstract class ParallelSegments<E> {
     }
 
     /** Where the input segment {@code index} needs starts: its point, less the history its rebuilt state reads. */
-    abstract long inputStart(int index);
+    protected abstract long inputStart(int index);
 
     /** Encodes a segment, on any thread; checks it against its point's digest. */
-    abstract E encode(Segment segment) throws IOException;
+    protected abstract E encode(Segment segment) throws IOException;
 
     /** Writes a segment encoded, on the restore's thread, in order. */
-    abstract void emit(int index, E encoded) throws IOException;
+    protected abstract void emit(int index, E encoded) throws IOException;
 
     public void write(byte[] data, int offset, int length) throws IOException {
         while (length > 0) {
@@ -117,7 +117,7 @@ public abstract class ParallelSegments<E> {
     public abstract void finish() throws IOException;
 
     /** Writes the segments still under way; fails if the input did not reach the stream's end. */
-    final void finishSegments() throws IOException {
+    protected final void finishSegments() throws IOException {
         if (buffer != null || next < points.length) {
             throw new LayerRebuildException("the tar stream ends inside the " + stream + "'s segment " + next);
         }

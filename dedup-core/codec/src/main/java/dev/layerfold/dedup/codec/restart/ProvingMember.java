@@ -25,10 +25,11 @@ public final class ProvingMember implements DeflateEncoder {
     private static final int CHUNK = 64 * 1024;
 
     private final GzipMember member;
+    private final RestartSupport.Lookup restarts;
     private final long spacing;
     private final SegmentJoiner out;
     /**
-     * The last input received: a new piece needs the {@link RestartableEncoders#history} bytes before
+     * The last input received: a new piece needs the {@link RestartSupport.Lookup#history} bytes before
      * its point and the input after it that the last piece looked ahead at.
      */
     private final byte[] recent;
@@ -41,12 +42,13 @@ public final class ProvingMember implements DeflateEncoder {
     private SegmentEncoder.Boundary start = new SegmentEncoder.Boundary(0, 0, List.of());
     private SegmentEncoder encoder;
 
-    private ProvingMember(GzipMember member, long spacing, OutputStream out) {
+    private ProvingMember(GzipMember member, RestartSupport.Lookup restarts, long spacing, OutputStream out) {
         this.member = member;
         this.spacing = spacing;
         this.out = new SegmentJoiner(out);
-        this.history = RestartableEncoders.history(member.encoder());
-        this.recent = new byte[2 * (history + RestartableEncoders.lookahead(member.encoder()) + CHUNK)];
+        this.restarts = restarts;
+        this.history = restarts.history(member.encoder());
+        this.recent = new byte[2 * (history + restarts.lookahead(member.encoder()) + CHUNK)];
         this.encoder = open();
     }
 
@@ -54,13 +56,13 @@ public final class ProvingMember implements DeflateEncoder {
      * An encoder for {@code member} that finds candidate points about {@code spacing} bytes apart,
      * or empty if its family has no restart points or it is shorter than two segments.
      */
-    public static Optional<ProvingMember> of(GzipMember member, long spacing, OutputStream out) {
+    public static Optional<ProvingMember> of(GzipMember member, RestartSupport.Lookup restarts, long spacing, OutputStream out) {
         if (member.encoder().isNone()) {
             return Optional.empty();
         }
-        Optional<Long> segment = RestartableEncoders.spacing(member.encoder(), spacing)
+        Optional<Long> segment = restarts.spacing(member.encoder(), spacing)
                 .filter(s -> member.uncompressedSize() > s && s <= GzipMember.MAX_SEGMENT_INPUT);
-        return segment.isPresent() ? Optional.of(new ProvingMember(member, segment.get(), out)) : Optional.empty();
+        return segment.isPresent() ? Optional.of(new ProvingMember(member, restarts, segment.get(), out)) : Optional.empty();
     }
 
     @Override
@@ -114,7 +116,7 @@ public final class ProvingMember implements DeflateEncoder {
         long point = start.inputOffset();
         int before = (int) Math.min(history, point);
         long end = point + spacing < member.uncompressedSize() ? point + spacing : Long.MAX_VALUE;
-        SegmentEncoder segment = RestartableEncoders.open(member.encoder(), candidate(new byte[32]), end, recent,
+        SegmentEncoder segment = restarts.open(member.encoder(), candidate(new byte[32]), end, recent,
                 (int) (point - before - recentStart), before, out);
         segment.verifyRestartPoints();
         return segment;

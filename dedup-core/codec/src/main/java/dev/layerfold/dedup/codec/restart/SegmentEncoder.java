@@ -8,7 +8,7 @@ import java.util.List;
  * boundary it was asked to end at (or the member's end), writing the segment's bytes as defined by
  * {@link dev.layerfold.dedup.codec.recipe.RestartPoint}. Some families decide where the boundary
  * lies (Go's, zlib's and GNU gzip's blocks end after a count of symbols) and read input past it before they know: the
- * caller gives input until {@link #reachedEnd()} or up to {@link RestartableEncoders#lookahead}
+ * caller gives input until {@link #reachedEnd()} or up to {@link RestartSupport#lookahead}
  * bytes past the boundary. Not thread-safe.
  */
 public interface SegmentEncoder {
@@ -42,7 +42,7 @@ public interface SegmentEncoder {
     /**
      * Writes the rest of this segment's bytes and returns where it ended.
      *
-     * @throws dev.layerfold.dedup.codec.LayerRebuildException if the input given does not reach the boundary
+     * @throws dev.layerfold.dedup.codec.io.LayerRebuildException if the input given does not reach the boundary
      */
     Boundary endAtRestartPoint() throws IOException;
 

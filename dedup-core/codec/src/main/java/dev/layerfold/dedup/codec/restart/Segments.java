@@ -1,9 +1,9 @@
 package dev.layerfold.dedup.codec.restart;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.deflate.FlushableSegment;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 
 import java.io.IOException;

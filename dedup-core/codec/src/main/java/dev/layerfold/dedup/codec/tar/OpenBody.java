@@ -1,7 +1,7 @@
 package dev.layerfold.dedup.codec.tar;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.FileSink;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 
 import java.io.IOException;
 import java.security.MessageDigest;

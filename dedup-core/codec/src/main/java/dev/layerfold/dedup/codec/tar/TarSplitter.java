@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec.tar;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.FileSink;
-import dev.layerfold.dedup.codec.LayerFormatException;
+import dev.layerfold.dedup.codec.io.FileSink;
+import dev.layerfold.dedup.codec.io.LayerFormatException;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.recipe.Skeleton;
 import dev.layerfold.dedup.codec.recipe.SkeletonWriter;
 

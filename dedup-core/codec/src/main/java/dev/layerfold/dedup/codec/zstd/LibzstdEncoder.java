@@ -3,6 +3,7 @@ package dev.layerfold.dedup.codec.zstd;
 import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdException;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,8 +1,9 @@
 package dev.layerfold.dedup.codec.zstd;
 
-import dev.layerfold.dedup.codec.VerifyingOutput;
+import dev.layerfold.dedup.codec.io.VerifyingOutput;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
+import dev.layerfold.dedup.codec.zstd.encoder.FrameProver;
 import dev.layerfold.dedup.codec.zstd.klauspost.XxHash64;
 
 import java.io.IOException;

@@ -3,12 +3,17 @@ package dev.layerfold.dedup.codec.zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+import dev.layerfold.dedup.codec.recipe.ZstdFrame;
+import dev.layerfold.dedup.codec.zstd.encoder.FrameProver;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
+import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostFrameProver;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;
 
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -240,5 +245,18 @@ public final class ZstdEncoders {
         int windowLog = WINDOW_LOG[level];
         boolean singleSegment = size >= 0 && size <= 1L << windowLog;
         return header.singleSegment() == singleSegment && (singleSegment || header.windowLog() == windowLog);
+    }
+
+    /** The prover of {@code frame}'s encoder, pieces about {@code spacing} bytes of content apart, or empty if it has no restart points. */
+    public static Optional<FrameProver> prover(ZstdFrame.Compressed frame, long spacing, OutputStream sink) {
+        if (LibzstdFrameProver.proves(frame, spacing)) {
+            return Optional.of(new LibzstdFrameProver(LibzstdJobs.of(frame).orElseThrow(), frame, spacing, sink));
+        }
+        return KlauspostFrameProver.of(frame, spacing, sink).map(FrameProver.class::cast);
+    }
+
+    /** Whether {@link #prover} gives a prover for {@code frame}. */
+    public static boolean proves(ZstdFrame.Compressed frame, long spacing) {
+        return LibzstdFrameProver.proves(frame, spacing) || KlauspostFrameProver.proves(frame, spacing);
     }
 }

@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import dev.layerfold.dedup.codec.container.ZstdFrameHeader;
 import dev.layerfold.dedup.codec.identify.Identification;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,5 +1,6 @@
 package dev.layerfold.dedup.codec.identify;
 
+import dev.layerfold.dedup.codec.family.FirstBlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,15 +1,13 @@
 package dev.layerfold.dedup.codec.recipe;
 
-import dev.layerfold.dedup.codec.FileRef;
-import dev.layerfold.dedup.codec.LayerFormat;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Example;
 import net.jqwik.api.constraints.IntRange;
 
 import java.io.ByteArrayInputStream;
@@ -26,6 +24,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RecipeTest {
 
     private static final String SHA = "ab".repeat(32);
+
+    /** The recipe names the klauspost zstd family without knowing the encoder; both must agree, or versions would be written wrong. */
+    @Example
+    void namesTheKlauspostFamilyAsItsSettingsDo() {
+        assertThat(Recipe.KLAUSPOST_ZSTD).isEqualTo(KlauspostSettings.FAMILY);
+        assertThat(Recipe.KLAUSPOST_SPEED_BETTER).isEqualTo(KlauspostSettings.SPEED_BETTER);
+    }
 
     @Property(tries = 200)
     void recipeSurvivesWriteAndRead(@ForAll("ops") List<SkeletonOp> ops, @ForAll("members") List<EncoderSpec> encoders,

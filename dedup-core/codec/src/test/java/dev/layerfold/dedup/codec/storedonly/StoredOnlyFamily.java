@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec.storedonly;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
-import dev.layerfold.dedup.codec.identify.EncoderFamily;
-import dev.layerfold.dedup.codec.identify.FamilySpec;
+import dev.layerfold.dedup.codec.family.EncoderFamily;
+import dev.layerfold.dedup.codec.family.FamilySpec;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.io.IOException;

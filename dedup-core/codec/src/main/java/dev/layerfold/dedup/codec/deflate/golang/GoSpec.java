@@ -3,7 +3,7 @@ package dev.layerfold.dedup.codec.deflate.golang;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.FlushBeforeFinish;
 import dev.layerfold.dedup.codec.deflate.SyncFlushEncoder;
-import dev.layerfold.dedup.codec.identify.FamilySpec;
+import dev.layerfold.dedup.codec.family.FamilySpec;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.deflate.FlushableSegment;
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.CountingOutput;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 
 import java.io.IOException;
 import java.io.OutputStream;

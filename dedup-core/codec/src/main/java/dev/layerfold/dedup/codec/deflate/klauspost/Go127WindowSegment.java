@@ -1,7 +1,7 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.VerifiedBlockSegment;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,16 +1,14 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.golang.GoFamily;
-import dev.layerfold.dedup.codec.identify.EncoderFamily;
-import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
-import dev.layerfold.dedup.codec.identify.FirstBlock;
+import dev.layerfold.dedup.codec.family.EncoderFamily;
+import dev.layerfold.dedup.codec.family.FirstBlock;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.restart.BlockAlignedSegment;
 import dev.layerfold.dedup.codec.restart.RestartSupport;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -132,7 +130,7 @@ public final class PgzipFamily implements EncoderFamily {
     /**
      * Whether two klauspost levels can write the same bytes far into a stream: one level with itself,
      * and levels 5 and 6, whose matchers find the same matches on some input for longer than
-     * {@link EncoderIdentifier#SETTLED_BYTES} (buildah 1.28's pgzip, klauspost/compress 1.15.12 at its
+     * {@code EncoderIdentifier.SETTLED_BYTES} (buildah 1.28's pgzip, klauspost/compress 1.15.12 at its
      * default level 5, over a layer holding a Go program: Go 1.27's level 6 reproduced its first 64 KiB).
      */
     private static boolean mayAgreeForLong(int level, int otherLevel) {
@@ -160,7 +158,7 @@ public final class PgzipFamily implements EncoderFamily {
         }
         PgzipSpec pgzip = PgzipSpec.decode(spec);
         int block = pgzip.blockSize();
-        return Optional.of(RestartSupport.everyBlock(block, RestartableEncoders.HISTORY, (point, end, history, offset, length, out) -> {
+        return Optional.of(RestartSupport.everyBlock(block, RestartSupport.HISTORY, (point, end, history, offset, length, out) -> {
             CountingOutput counted = BlockAlignedSegment.requireBlockAligned(NAME, block, false, point, end, out);
             PgzipEncoder encoder = PgzipEncoder.resume(counted, pgzip.level(), block, pgzip.release(), history, offset, length);
             return new BlockAlignedSegment(point, end, counted) {

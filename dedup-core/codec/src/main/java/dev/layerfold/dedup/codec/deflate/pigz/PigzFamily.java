@@ -1,16 +1,15 @@
 package dev.layerfold.dedup.codec.deflate.pigz;
 
-import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.deflate.zlib.LazyRestartState;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibFamily;
-import dev.layerfold.dedup.codec.identify.EncoderFamily;
-import dev.layerfold.dedup.codec.identify.FirstBlock;
+import dev.layerfold.dedup.codec.family.EncoderFamily;
+import dev.layerfold.dedup.codec.family.FirstBlock;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.restart.BlockAlignedSegment;
 import dev.layerfold.dedup.codec.restart.RestartSupport;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -91,7 +90,7 @@ public final class PigzFamily implements EncoderFamily {
         if (settings.singleThread() && !PigzEncoder.streamResumable(settings)) {
             return Optional.empty();
         }
-        return Optional.of(RestartSupport.everyBlock(settings.blockSize(), RestartableEncoders.HISTORY, (point, end, history, offset, length, out) -> {
+        return Optional.of(RestartSupport.everyBlock(settings.blockSize(), RestartSupport.HISTORY, (point, end, history, offset, length, out) -> {
             CountingOutput counted = BlockAlignedSegment.requireBlockAligned(NAME, settings.blockSize(), settings.singleThread(), point, end, out);
             PigzEncoder pigz = point.inputOffset() == 0 ? PigzEncoder.create(counted, settings)
                     : settings.singleThread() ? PigzEncoder.resumeStream(counted, settings, LazyRestartState.of(point.inputOffset(), point.state()),

@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.deflate.pigz;
 
-import dev.layerfold.dedup.codec.identify.FamilySpec;
+import dev.layerfold.dedup.codec.family.FamilySpec;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 
 /**

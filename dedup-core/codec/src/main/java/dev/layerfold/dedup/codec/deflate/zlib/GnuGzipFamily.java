@@ -2,8 +2,8 @@ package dev.layerfold.dedup.codec.deflate.zlib;
 
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
-import dev.layerfold.dedup.codec.identify.EncoderFamily;
-import dev.layerfold.dedup.codec.identify.FirstBlock;
+import dev.layerfold.dedup.codec.family.EncoderFamily;
+import dev.layerfold.dedup.codec.family.FirstBlock;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.restart.RestartSupport;
 

@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
-import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.deflate.BoundarySegment;
 import dev.layerfold.dedup.codec.deflate.FastRestart;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 
 import java.io.IOException;
 import java.io.OutputStream;

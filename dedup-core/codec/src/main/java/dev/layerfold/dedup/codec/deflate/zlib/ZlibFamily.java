@@ -1,15 +1,14 @@
 package dev.layerfold.dedup.codec.deflate.zlib;
 
-import dev.layerfold.dedup.codec.CountingOutput;
 import dev.layerfold.dedup.codec.container.GzipHeader;
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
-import dev.layerfold.dedup.codec.identify.EncoderFamily;
-import dev.layerfold.dedup.codec.identify.FirstBlock;
+import dev.layerfold.dedup.codec.family.EncoderFamily;
+import dev.layerfold.dedup.codec.family.FirstBlock;
+import dev.layerfold.dedup.codec.io.CountingOutput;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
 import dev.layerfold.dedup.codec.restart.BlockAlignedSegment;
 import dev.layerfold.dedup.codec.restart.RestartSupport;
-import dev.layerfold.dedup.codec.restart.RestartableEncoders;
 import dev.layerfold.dedup.codec.restart.Segments;
 
 import java.io.IOException;
@@ -92,7 +91,7 @@ public final class ZlibFamily implements EncoderFamily {
         if (LazySegmentEncoder.restartable(spec.level())) {
             return Optional.of(lazy(LazySegmentEncoder.Deflate.ZLIB, spec.level()));
         }
-        return spec.level() == 0 ? Optional.of(RestartSupport.everyBlock(ZlibEncoder.MAX_STORED, RestartableEncoders.HISTORY,
+        return spec.level() == 0 ? Optional.of(RestartSupport.everyBlock(ZlibEncoder.MAX_STORED, RestartSupport.HISTORY,
                 (point, end, history, offset, length, out) -> stored(point, end, out))) : Optional.empty();
     }
 

@@ -1,10 +1,10 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
-import dev.layerfold.dedup.codec.VerifyingOutput;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.VerifyingOutput;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.zstd.FrameProver;
+import dev.layerfold.dedup.codec.zstd.encoder.FrameProver;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.layerfold.dedup.codec.zstd.klauspost;
 
-import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,8 +1,8 @@
 package dev.layerfold.dedup.codec.deflate.klauspost;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
 import dev.layerfold.dedup.codec.deflate.StitchedSegments;
 import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec.zstd;
+package dev.layerfold.dedup.codec.zstd.encoder;
 
 import java.io.IOException;
 

@@ -1,5 +1,7 @@
-package dev.layerfold.dedup.codec.identify;
+package dev.layerfold.dedup.codec.family;
 
+import dev.layerfold.dedup.codec.identify.EncoderFamilies;
+import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;

@@ -1,9 +1,12 @@
-package dev.layerfold.dedup.codec.restart;
+package dev.layerfold.dedup.codec.zstd;
 
-import dev.layerfold.dedup.codec.LayerRebuildException;
+import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.zstd.ZstdEncoder;
+import dev.layerfold.dedup.codec.restart.ParallelMember;
+import dev.layerfold.dedup.codec.restart.ParallelSegments;
+import dev.layerfold.dedup.codec.restart.SegmentPool;
+import dev.layerfold.dedup.codec.zstd.encoder.ZstdEncoder;
 import dev.layerfold.dedup.codec.zstd.klauspost.XxHash64;
 
 import java.io.IOException;
@@ -69,7 +72,7 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
     }
 
     @Override
-    long inputStart(int index) {
+    protected long inputStart(int index) {
         return inputStarts[index];
     }
 
@@ -106,12 +109,12 @@ public final class ParallelFrame extends ParallelSegments<byte[]> implements Zst
     }
 
     @Override
-    void emit(int index, byte[] encoded) throws IOException {
+    protected void emit(int index, byte[] encoded) throws IOException {
         out.write(encoded);
     }
 
     @Override
-    byte[] encode(Segment segment) throws IOException {
+    protected byte[] encode(Segment segment) throws IOException {
         int index = segment.index();
         ZstdRestartPoint point = points.get(index);
         long outputEnd = segment.last() ? -1 : points.get(index + 1).outputOffset();

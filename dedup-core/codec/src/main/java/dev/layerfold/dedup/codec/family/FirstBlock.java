@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec.identify;
+package dev.layerfold.dedup.codec.family;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
@@ -18,7 +18,7 @@ import java.util.Optional;
 public record FirstBlock(int type, boolean last, long symbols, long inputBytes, long matches, long distanceBits,
                   boolean followedByEmptyBlock, int[] tokens) {
 
-    static final int STORED = 0;
+    public static final int STORED = 0;
     static final int FIXED = 1;
     static final int DYNAMIC = 2;
     static final int MAX_BYTES = 1 << 20;
@@ -31,13 +31,13 @@ public record FirstBlock(int type, boolean last, long symbols, long inputBytes, 
         return !last && type != STORED && !followedByEmptyBlock;
     }
 
-    /** A literal as its byte value, a match as {@code length << 16 | distance}, as {@link FirstTokens} compares them. */
-    static int matchToken(int length, int distance) {
+    /** A literal as its byte value, a match as {@code length << 16 | distance}, as {@code identify.FirstTokens} compares them. */
+    public static int matchToken(int length, int distance) {
         return length << 16 | distance;
     }
 
     /** Decodes the first block from the deflate bytes appended so far. Not thread-safe. */
-    static final class Reader {
+    public static final class Reader {
 
         private static final int[] ORDER = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
         private static final int[] LENGTH_BASE = {
@@ -57,7 +57,7 @@ public record FirstBlock(int type, boolean last, long symbols, long inputBytes, 
         private FirstBlock decoded;
 
         /** Appends original deflate bytes; returns the first block once it is complete. */
-        Optional<FirstBlock> append(byte[] data, int offset, int length) {
+        public Optional<FirstBlock> append(byte[] data, int offset, int length) {
             if (decoded != null || gaveUp) {
                 return Optional.ofNullable(decoded);
             }
@@ -73,7 +73,7 @@ public record FirstBlock(int type, boolean last, long symbols, long inputBytes, 
         }
 
         /** The stream ended: decode what there is (a whole stream holds its first block). */
-        Optional<FirstBlock> finish() {
+        public Optional<FirstBlock> finish() {
             if (decoded == null && !gaveUp) {
                 decoded = tryDecode();
                 gaveUp = decoded == null;
@@ -82,7 +82,7 @@ public record FirstBlock(int type, boolean last, long symbols, long inputBytes, 
         }
 
         /** True once the first block is known or cannot be. */
-        boolean decided() {
+        public boolean decided() {
             return decoded != null || gaveUp;
         }
 

@@ -1,8 +1,9 @@
-package dev.layerfold.dedup.codec.restart;
+package dev.layerfold.dedup.codec.identify;
 
-import dev.layerfold.dedup.codec.identify.EncoderFamilies;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import dev.layerfold.dedup.codec.recipe.RestartPoint;
+import dev.layerfold.dedup.codec.restart.RestartSupport;
+import dev.layerfold.dedup.codec.restart.SegmentEncoder;
 
 import java.io.OutputStream;
 import java.util.Optional;
@@ -11,41 +12,38 @@ import java.util.Optional;
  * Restart points of the standard encoder families ({@link EncoderFamilies#standard()}): each family
  * says for which of its specs a member can be cut into segments and how ({@link RestartSupport});
  * a family or spec without them has its members encoded in one piece. That a rebuilt state really
- * reproduces the original is never assumed: the proof ({@link ProvingMember}) checks every point
+ * reproduces the original is never assumed: the proof ({@link dev.layerfold.dedup.codec.restart.ProvingMember}) checks every point
  * against the layer's digest.
  */
 public final class RestartableEncoders {
 
     /** The input between two points the finder aims at: a few MB, so a 32 MB layer has enough segments for several cores. */
     public static final long SPACING = 4L << 20;
-    /** The input before a point that a rebuilt state reads for most families: DEFLATE's window. See {@link #history}. */
-    public static final int HISTORY = 32 * 1024;
+
+    /** The standard families' restart support, as the segment encoders in {@code restart} are handed it. */
+    public static final RestartSupport.Lookup STANDARD = spec -> EncoderFamilies.standard().restart(spec);
 
     private RestartableEncoders() {
     }
 
-    private static Optional<RestartSupport> support(EncoderSpec spec) {
-        return EncoderFamilies.standard().restart(spec);
-    }
-
     /** Whether members of {@code spec} can have restart points. */
     public static boolean restartable(EncoderSpec spec) {
-        return support(spec).isPresent();
+        return STANDARD.restartable(spec);
     }
 
     /** How far apart points of {@code spec} lie near {@code target} ({@link RestartSupport#spacing}), or empty if the family has no restart points. */
     public static Optional<Long> spacing(EncoderSpec spec, long target) {
-        return support(spec).map(support -> support.spacing(target));
+        return STANDARD.spacing(spec, target);
     }
 
-    /** {@link RestartSupport#history}; {@link #HISTORY} for a spec without restart points. */
+    /** {@link RestartSupport#history}; {@link RestartSupport#HISTORY} for a spec without restart points. */
     public static int history(EncoderSpec spec) {
-        return support(spec).map(RestartSupport::history).orElse(HISTORY);
+        return STANDARD.history(spec);
     }
 
     /** {@link RestartSupport#lookahead}; 0 for a spec without restart points. */
     public static int lookahead(EncoderSpec spec) {
-        return support(spec).map(RestartSupport::lookahead).orElse(0);
+        return STANDARD.lookahead(spec);
     }
 
     /**
@@ -54,7 +52,6 @@ public final class RestartableEncoders {
      * @throws IllegalArgumentException if the family has no restart points or the point's state does not fit it
      */
     public static SegmentEncoder open(EncoderSpec spec, RestartPoint point, long end, byte[] history, int offset, int length, OutputStream out) {
-        return support(spec).orElseThrow(() -> new IllegalArgumentException("encoder " + spec + " has no restart points"))
-                .open(point, end, history, offset, length, out);
+        return STANDARD.open(spec, point, end, history, offset, length, out);
     }
 }

@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec;
+package dev.layerfold.dedup.codec.io;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec;
+package dev.layerfold.dedup.codec.io;
 
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -36,7 +36,7 @@ public final class VerifyingOutput extends FilterOutputStream {
         out.write(data, offset, length);
     }
 
-    String sha256Hex() {
+    public String sha256Hex() {
         return HexFormat.of().formatHex(sha256.digest());
     }
 

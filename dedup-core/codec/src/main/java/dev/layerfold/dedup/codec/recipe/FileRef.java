@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec;
+package dev.layerfold.dedup.codec.recipe;
 
 import java.util.HexFormat;
 

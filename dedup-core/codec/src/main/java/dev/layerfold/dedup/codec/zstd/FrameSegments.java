@@ -1,8 +1,8 @@
-package dev.layerfold.dedup.codec.restart;
+package dev.layerfold.dedup.codec.zstd;
 
 import dev.layerfold.dedup.codec.recipe.ZstdFrame;
 import dev.layerfold.dedup.codec.recipe.ZstdRestartPoint;
-import dev.layerfold.dedup.codec.zstd.LibzstdJobs;
+import dev.layerfold.dedup.codec.restart.ParallelSegments;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostFrameProver;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostSettings;
 import dev.layerfold.dedup.codec.zstd.klauspost.KlauspostZstdEncoder;

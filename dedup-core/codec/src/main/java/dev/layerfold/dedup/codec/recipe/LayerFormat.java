@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec;
+package dev.layerfold.dedup.codec.recipe;
 
 /** The outer format of a layer blob, told by its first bytes. The order gives each its code in a recipe. */
 public enum LayerFormat {

@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec.identify;
+package dev.layerfold.dedup.codec.family;
 
 import dev.layerfold.dedup.codec.deflate.golang.GoSpec;
 import dev.layerfold.dedup.codec.deflate.klauspost.FlateRelease;
@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.GnuGzipSpec;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibSpec;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibStrategy;
+import dev.layerfold.dedup.codec.identify.EncoderFamilies;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
-package dev.layerfold.dedup.codec;
+package dev.layerfold.dedup.codec.io;
 
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import java.io.IOException;
 
 /**

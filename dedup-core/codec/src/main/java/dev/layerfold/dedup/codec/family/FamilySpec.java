@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec.identify;
+package dev.layerfold.dedup.codec.family;
 
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
 

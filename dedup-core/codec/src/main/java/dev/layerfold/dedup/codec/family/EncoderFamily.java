@@ -1,4 +1,4 @@
-package dev.layerfold.dedup.codec.identify;
+package dev.layerfold.dedup.codec.family;
 
 import dev.layerfold.dedup.codec.deflate.DeflateEncoder;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
@@ -12,7 +12,7 @@ import java.util.Optional;
  * One DEFLATE encoder family a recipe can name ({@link EncoderSpec#family()}): everything the codec
  * knows of it in one place, its candidates, its encoder, what it contributes to identification and
  * its restart points. One implementation per family lives in the family's own package; the codec
- * reaches them only through {@link EncoderFamilies}, so adding a family adds one class there (as
+ * reaches them only through {@code identify.EncoderFamilies}, so adding a family adds one class there (as
  * klauspost/compress adds one {@code fastEnc} per level).
  */
 public interface EncoderFamily {
@@ -23,7 +23,7 @@ public interface EncoderFamily {
     /**
      * The specs of this family tried on every gzip member, each with its rank among all families'
      * candidates (lowest first; producer hints reorder them per member). Go's levels are tried side
-     * by side across the Go-based families, so ranks interleave: see {@link EncoderFamilies#candidates()}.
+     * by side across the Go-based families, so ranks interleave: see {@code identify.EncoderFamilies#candidates()}.
      */
     List<Candidate> candidates();
 
@@ -52,23 +52,23 @@ public interface EncoderFamily {
 
     /**
      * How strongly a gzip header's OS byte points at this family's producers (0: not at all); added
-     * to the level's score from the XFL byte ({@link ProducerHints}).
+     * to the level's score from the XFL byte ({@code identify.ProducerHints}).
      */
     default int osScore(EncoderSpec spec, int os) {
         return 0;
     }
 
-    /** See {@link EncoderFactory#flushedBeforeFinish}. */
+    /** See {@code identify.EncoderFactory#flushedBeforeFinish}. */
     default Optional<EncoderSpec> flushedBeforeFinish(EncoderSpec spec) {
         return Optional.empty();
     }
 
-    /** See {@link EncoderFactory#closedWithFixedBlock}. */
+    /** See {@code identify.EncoderFactory#closedWithFixedBlock}. */
     default Optional<EncoderSpec> closedWithFixedBlock(EncoderSpec spec) {
         return Optional.empty();
     }
 
-    /** See {@link EncoderFactory#inputToTellApart}; asked of {@code running}'s family. */
+    /** See {@code identify.EncoderFactory#inputToTellApart}; asked of {@code running}'s family. */
     default long inputToTellApart(EncoderSpec running, List<EncoderSpec> waiting) {
         return 0;
     }
