@@ -1,7 +1,6 @@
 package dev.layerfold.server;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
-import dev.layerfold.dedup.codec.restart.SegmentPool;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.ColdFirst;
@@ -261,7 +260,7 @@ public class DedupConfiguration {
         emptyScratch(spool);
         // One pool runs whole restores and the segments of layers with restart points: a restore encodes a
         // segment itself rather than wait for a thread, so the two uses cannot block each other.
-        LayerRebuilder rebuilder = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, dedup.restoreThreadCount()));
+        LayerRebuilder rebuilder = LayerRebuilder.onThreads(StandardEncoders.factory(), encoders, dedup.restoreThreadCount());
         return new LayerRestorer(blobs, index, rebuilder, encoders, fetchers, spool, memory, registry);
     }
 

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 /**
@@ -72,6 +73,14 @@ public final class LayerRebuilder {
      */
     public long heapBound(Recipe recipe) {
         return RebuildFootprint.heapBound(recipe, segments == null ? 0 : segments.perRestore());
+    }
+
+    /**
+     * A rebuilder that encodes the segments of members and frames with restart points on at most
+     * {@code threads} of {@code executor} at once, shared by every rebuild it runs (a {@link SegmentPool}).
+     */
+    public static LayerRebuilder onThreads(EncoderFactory encoders, Executor executor, int threads) {
+        return new LayerRebuilder(encoders, new SegmentPool(executor, threads));
     }
 
     /** This rebuilder without its segment pool: every member and frame encoded in one piece, on the caller's thread. */
