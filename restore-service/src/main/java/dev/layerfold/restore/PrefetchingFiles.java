@@ -43,9 +43,10 @@ final class PrefetchingFiles implements FileContentSource {
      * decompressed, and a large file's decompression stream. Runs ahead are counted by the arrays
      * they hold ({@link #POOLED} bytes for a pooled one), and a spare array was one of those, so the
      * spares stay within it too; a large file streamed ahead counts as its pieces and its stream
-     * ({@link StreamedAhead#HEAP_BOUND}, less than the largest run).
+     * ({@link StreamedAhead#HEAP_BOUND}).
      */
-    static final long HEAP_BOUND = 2 * (AHEAD_BYTES + Math.max(FrameRun.MAX_SIZE, FrameRun.SMALL_FILE)) + (1L << 20);
+    static final long HEAP_BOUND = 2 * (AHEAD_BYTES + Math.max(Math.max(FrameRun.MAX_SIZE, FrameRun.SMALL_FILE), StreamedAhead.HEAP_BOUND))
+            + (1L << 20);
     /**
      * The first run's compressed bytes at most; each next run may be four times as large, up to
      * {@link FrameRun#MAX_BYTES}. The encoder waits for the whole first run to be read, decompressed
