@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.IOException;
-import java.io.BufferedOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -44,8 +43,6 @@ import org.slf4j.LoggerFactory;
 public final class LayerRestorer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LayerRestorer.class);
-    /** Readers see the encoder's output in pieces of this size. */
-    private static final int WRITE_BUFFER = 256 * 1024;
     /** A layer record on the heap, per byte of its stored blob (zstd-compressed JSON): a generous bound. */
     private static final long RECORD_HEAP_PER_BYTE = 16;
 
@@ -99,15 +96,15 @@ public final class LayerRestorer {
 
     /**
      * The most heap a restore of {@code record} holds: its rebuilder's bound, the files fetched ahead
-     * ({@link PrefetchingFiles#HEAP_BOUND}), the spool's write buffer and the record itself (read from
-     * a blob of {@code recordSize} bytes).
+     * ({@link PrefetchingFiles#HEAP_BOUND}) and the record itself (read from a blob of {@code recordSize}
+     * bytes). The output goes to the spool from the rebuilder's own buffer.
      */
     long heapBound(LayerRecord record, long recordSize) {
         return heapBound(rebuilderFor(record), record, recordSize);
     }
 
     private static long heapBound(LayerRebuilder rebuilder, LayerRecord record, long recordSize) {
-        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + WRITE_BUFFER + RECORD_HEAP_PER_BYTE * recordSize;
+        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + RECORD_HEAP_PER_BYTE * recordSize;
     }
 
     /**
@@ -208,7 +205,11 @@ public final class LayerRestorer {
             rebuilds.execute(() -> {
                 try (reserved) {
                     PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRebuilder.filesFrom(record.recipe(), resume.get()), fetchers);
-                    run(layer, record, partial, out -> rebuilder.rebuildFrom(record.recipe(), files, resume.get(), out), false);
+                    try {
+                        run(layer, record, partial, out -> rebuilder.rebuildFrom(record.recipe(), files, resume.get(), out), false);
+                    } finally {
+                        files.close();
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
@@ -235,7 +236,11 @@ public final class LayerRestorer {
             rebuilds.execute(() -> {
                 try (held) {
                     PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
-                    run(layer, record, shared, out -> chosen.rebuild(record.recipe(), files, out), true);
+                    try {
+                        run(layer, record, shared, out -> chosen.rebuild(record.recipe(), files, out), true);
+                    } finally {
+                        files.close();
+                    }
                 } finally {
                     inProgress.remove(layer, shared);
                 }
@@ -257,11 +262,10 @@ public final class LayerRestorer {
 
     private void run(Digest layer, LayerRecord record, SharedRebuild shared, Rebuild rebuild, boolean whole) {
         long start = System.nanoTime();
-        // A small layer's whole output fits a smaller buffer: allocated per restore, so sized to the layer.
-        int buffer = (int) Math.clamp(record.recipe().blobSize(), 8192, WRITE_BUFFER);
-        try (OutputStream out = new BufferedOutputStream(shared.output(), buffer)) {
-            rebuild.writeTo(out);
-            out.flush();
+        // Straight to the spool: the rebuilder hands its output over in buffered pieces already, which a
+        // buffer here would only copy once more.
+        try {
+            rebuild.writeTo(shared.output());
             shared.succeed();
             if (whole) {
                 duration.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);

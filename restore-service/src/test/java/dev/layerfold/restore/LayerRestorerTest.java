@@ -13,6 +13,7 @@ import dev.layerfold.storage.dedup.LayerState;
 import dev.layerfold.storage.embedded.SqliteMetadataStore;
 import dev.layerfold.storage.filesystem.FilesystemBlobStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -25,6 +26,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,6 +110,20 @@ class LayerRestorerTest {
     }
 
     @Test
+    void aLayerOfManyRunsRestoresExactlyThroughArraysUsedAgain() throws Exception {
+        // Random bytes, which zstd stores raw: runs reach their cap of 2 MiB, so most are read into arrays
+        // an earlier run held, and two files over the small-file size are streamed between them.
+        byte[] layer = deduplicated(layerWithLargeFiles(new Random(6), 400));
+
+        InputStream whole = restorer.open(Digest.sha256(layer), 0, -1).orElseThrow();
+        runHeldRebuilds();
+        assertThat(whole.readAllBytes()).isEqualTo(layer);
+        InputStream again = restorer.open(Digest.sha256(layer), 0, -1).orElseThrow();
+        runHeldRebuilds();
+        assertThat(again.readAllBytes()).isEqualTo(layer);
+    }
+
+    @Test
     void aLayerThatIsNotDeduplicatedIsNotRestored() throws Exception {
         assertThat(restorer.open(Digest.sha256(new byte[] {1}), 0, -1)).isEmpty();
         assertThat(restorer.size(Digest.sha256(new byte[] {1}))).isEmpty();
@@ -139,5 +157,22 @@ class LayerRestorerTest {
 
     private static byte[] layer(Random random, int files) throws IOException {
         return DeduplicatedLayers.layer(random, files);
+    }
+
+    /** A gzip layer of {@code files} files of random bytes, 0 to 65 KB, and two of 5 MB among them. */
+    private static byte[] layerWithLargeFiles(Random random, int files) throws IOException {
+        ByteArrayOutputStream blob = new ByteArrayOutputStream();
+        try (TarArchiveOutputStream tar = new TarArchiveOutputStream(new GZIPOutputStream(blob))) {
+            for (int i = 0; i < files; i++) {
+                byte[] content = new byte[i == files / 3 || i == 2 * files / 3 ? 5_000_000 : random.nextInt(65_000)];
+                random.nextBytes(content);
+                TarArchiveEntry entry = new TarArchiveEntry("file-" + i);
+                entry.setSize(content.length);
+                tar.putArchiveEntry(entry);
+                tar.write(content);
+                tar.closeArchiveEntry();
+            }
+        }
+        return blob.toByteArray();
     }
 }

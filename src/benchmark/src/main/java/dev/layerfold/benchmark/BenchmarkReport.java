@@ -37,7 +37,7 @@ public final class BenchmarkReport {
         out.printf("%-10s %-36s %10.3f %s (median of %d)%n", suite, metric, median(samples), unit, samples.length);
     }
 
-    static double median(double[] samples) {
+    public static double median(double[] samples) {
         double[] sorted = samples.clone();
         Arrays.sort(sorted);
         int mid = sorted.length / 2;

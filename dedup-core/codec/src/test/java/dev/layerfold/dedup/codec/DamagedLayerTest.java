@@ -186,6 +186,25 @@ class DamagedLayerTest {
                 .isInstanceOf(LayerRebuildException.class).hasMessageContaining("600 bytes short");
     }
 
+    @Test
+    void bodiesOnTheHeapRebuildTheSameBytesAndFailWhenShortOrLong() throws Exception {
+        byte[] tar = tarWithOneFile(randomBytes(200_000));
+        SplitResult split = TestCodec.splitter().split(TestCodec.stream(tar), store);
+        FileRef ref = store.bodies.keySet().iterator().next();
+        byte[] body = store.bodies.get(ref);
+        // A slice of a larger array, as a restore hands its fetched files over.
+        byte[] run = new byte[body.length + 20];
+        System.arraycopy(body, 0, run, 10, body.length);
+
+        ByteArrayOutputStream rebuilt = new ByteArrayOutputStream();
+        TestCodec.rebuilder().rebuild(split.recipe(), r -> new HeapFileBody(run, 10, body.length), rebuilt);
+        assertThat(rebuilt.toByteArray()).isEqualTo(tar);
+        assertThatThrownBy(() -> TestCodec.rebuilder().rebuild(split.recipe(), r -> new HeapFileBody(run, 10, body.length - 600),
+                new ByteArrayOutputStream())).isInstanceOf(LayerRebuildException.class).hasMessageContaining("600 bytes short");
+        assertThatThrownBy(() -> TestCodec.rebuilder().rebuild(split.recipe(), r -> new HeapFileBody(run, 10, body.length + 1),
+                new ByteArrayOutputStream())).isInstanceOf(LayerRebuildException.class).hasMessageContaining("longer than");
+    }
+
     static byte[] tarWithOneFile(byte[] body) {
         return new TarBlocks().header("file", '0', body.length, false).data(body, (byte) 0).endOfArchive().bytes();
     }

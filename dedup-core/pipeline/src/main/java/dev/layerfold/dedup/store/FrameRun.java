@@ -76,30 +76,50 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
      * @throws LayerRebuildException if the pack is missing or short, or a file is damaged
      */
     public List<byte[]> read(BlobStore blobs) throws IOException {
-        byte[] frames;
-        try (InputStream in = blobs.open(pack, offset, length).orElseThrow(() -> new LayerRebuildException("pack " + pack + " is missing"))) {
-            frames = new byte[Math.toIntExact(length)];
-            int read = in.readNBytes(frames, 0, frames.length);
-            if (read != length) {
-                throw new LayerRebuildException("pack " + pack + " ended " + (length - read) + " bytes early");
-            }
-        }
+        byte[] frames = new byte[Math.toIntExact(length)];
+        readFrames(blobs, frames);
         List<byte[]> contents = new ArrayList<>(refs.size());
         try (ZstdDecompressCtx zstd = new ZstdDecompressCtx()) {
             for (int i = 0; i < refs.size(); i++) {
-                contents.add(decompress(zstd, frames, locations.get(i), refs.get(i)));
+                byte[] content = new byte[Math.toIntExact(refs.get(i).size())];
+                decompress(zstd, frames, locations.get(i), refs.get(i), content, 0);
+                contents.add(content);
             }
         }
         return contents;
     }
 
-    private byte[] decompress(ZstdDecompressCtx zstd, byte[] frames, FileLocation location, FileRef ref)
+    /**
+     * As {@link #read(BlobStore)}, into arrays the caller keeps and may use again: the compressed
+     * frames into {@code frames} (at least {@link #length} bytes), then the files one after another
+     * into {@code contents} (at least {@link #size} bytes), each from the sum of the sizes before it.
+     */
+    public void read(BlobStore blobs, byte[] frames, byte[] contents) throws IOException {
+        readFrames(blobs, frames);
+        try (ZstdDecompressCtx zstd = new ZstdDecompressCtx()) {
+            int at = 0;
+            for (int i = 0; i < refs.size(); i++) {
+                decompress(zstd, frames, locations.get(i), refs.get(i), contents, at);
+                at += (int) refs.get(i).size();
+            }
+        }
+    }
+
+    private void readFrames(BlobStore blobs, byte[] frames) throws IOException {
+        try (InputStream in = blobs.open(pack, offset, length).orElseThrow(() -> new LayerRebuildException("pack " + pack + " is missing"))) {
+            int read = in.readNBytes(frames, 0, Math.toIntExact(length));
+            if (read != length) {
+                throw new LayerRebuildException("pack " + pack + " ended " + (length - read) + " bytes early");
+            }
+        }
+    }
+
+    private void decompress(ZstdDecompressCtx zstd, byte[] frames, FileLocation location, FileRef ref, byte[] content, int contentOffset)
             throws LayerRebuildException {
         int at = (int) (location.offset() - offset);
-        byte[] content = new byte[Math.toIntExact(ref.size())];
         long n;
         try {
-            n = zstd.decompressByteArray(content, 0, content.length, frames, at, (int) location.length());
+            n = zstd.decompressByteArray(content, contentOffset, Math.toIntExact(ref.size()), frames, at, (int) location.length());
         } catch (RuntimeException e) {
             throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: its frame does not decompress to "
                     + ref.size() + " bytes (" + e.getMessage() + ")");
@@ -108,6 +128,5 @@ public record FrameRun(Digest pack, long offset, long length, List<FileRef> refs
             throw new LayerRebuildException("stored file " + ref.sha256() + " is damaged: its frame does not decompress to "
                     + ref.size() + " bytes" + (Zstd.isError(n) ? " (" + Zstd.getErrorName(n) + ")" : ""));
         }
-        return content;
     }
 }

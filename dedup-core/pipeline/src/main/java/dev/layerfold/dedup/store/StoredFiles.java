@@ -2,6 +2,7 @@ package dev.layerfold.dedup.store;
 
 import com.github.luben.zstd.ZstdInputStream;
 import dev.layerfold.dedup.codec.FileContentSource;
+import dev.layerfold.dedup.codec.HeapFileBody;
 import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.storage.Digest;
@@ -79,7 +80,7 @@ public final class StoredFiles implements LayerRecordFiles {
                 if (!run.refs().get(inRun).equals(ref)) {
                     throw new IllegalStateException("files asked out of recipe order: " + ref + " where " + run.refs().get(inRun) + " was next");
                 }
-                return new ByteArrayInputStream(contents.get(inRun++));
+                return new HeapFileBody(contents.get(inRun++));
             }
         };
     }

@@ -85,6 +85,38 @@ final class CpuClock {
         }
     }
 
+    /**
+     * CPU time so far of every live thread of this process, summed by kind: the thread's name as the
+     * kernel keeps it (at most 15 characters) without its trailing number, so the restore's encoder
+     * threads, its fetchers, the caller, the collector's and the compiler's threads each come out as
+     * one figure. Threads that ended drop out, as in {@link #processNanos}.
+     */
+    static Map<String, Long> byThreadKind() {
+        Map<String, Long> kinds = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(TASKS)) {
+            tasks.forEach(task -> {
+                try {
+                    String kind = Files.readString(task.resolve("comm")).strip().replaceAll("[-#]?[0-9]+$", "");
+                    kinds.merge(kind, taskNanos(task), Long::sum);
+                } catch (NoSuchFileException e) {
+                    // the thread ended while the list was read
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return kinds;
+    }
+
+    /** Each kind's CPU time between two {@link #byThreadKind} snapshots. */
+    static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> spent = new HashMap<>();
+        after.forEach((kind, now) -> spent.put(kind, now - before.getOrDefault(kind, 0L)));
+        return spent;
+    }
+
     private static long taskNanos(Path task) {
         try {
             String stat = Files.readString(task.resolve("schedstat"));

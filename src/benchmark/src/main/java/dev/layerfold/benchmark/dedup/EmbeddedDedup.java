@@ -2,6 +2,7 @@ package dev.layerfold.benchmark.dedup;
 
 import dev.layerfold.benchmark.WorkDirectory;
 import dev.layerfold.dedup.codec.FileContentSource;
+import dev.layerfold.dedup.codec.HeapFileBody;
 import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.restart.SegmentPool;
@@ -163,7 +164,7 @@ final class EmbeddedDedup implements AutoCloseable {
         LayerRebuilder segmented = new LayerRebuilder(StandardEncoders.factory(), new SegmentPool(encoders, threads));
         return () -> {
             try {
-                segmented.rebuild(record.recipe(), ref -> new ByteArrayInputStream(bodies.get(ref)), OutputStream.nullOutputStream());
+                segmented.rebuild(record.recipe(), ref -> new HeapFileBody(bodies.get(ref)), OutputStream.nullOutputStream());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -12,6 +12,8 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Part 2: the time to serve a whole deduplicated layer, rebuilt by {@code LayerRestorer} (what the
@@ -84,11 +86,18 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
         double[] restoreOneCpu = new double[rounds];
         double[] inMemoryOneCpu = new double[rounds];
         double[] encoderCpu = new double[rounds];
+        Map<String, double[]> restoreOneByThread = new TreeMap<>();
         int warmup = (int) Math.max(1, WARM_UP_BYTES / layer.blob().length);
         for (int round = -warmup; round < rounds; round++) {
+            Map<String, Long> threads = CpuClock.byThreadKind();
             long cpu = CpuClock.processNanos();
             double one = timeMillis(() -> oneThread.restore(layer.digest()), layer);
             double oneCpu = (CpuClock.processNanos() - cpu) / 1e6;
+            if (round >= 0) {
+                int at = round;
+                CpuClock.since(threads, CpuClock.byThreadKind())
+                        .forEach((kind, nanos) -> restoreOneByThread.computeIfAbsent(kind, k -> new double[rounds])[at] = nanos / 1e6);
+            }
             cpu = CpuClock.processNanos();
             long start = System.nanoTime();
             DedupThroughput.encodeAlone(members, layer.tar());
@@ -122,6 +131,12 @@ record RestoreTime(Path work, LayerMaker maker, List<Long> sizes, int rounds) {
         report.compare(SUITE, name + " 1 thread, warm, CPU vs encoder's", "cpu-ms", restoreOneCpu, encoderCpu, "encoder alone", false);
         report.compare(SUITE, name + " 1 thread, files in memory, CPU vs encoder's", "cpu-ms", inMemoryOneCpu, encoderCpu, "encoder alone",
                 false);
+        // Where the 1-thread restore's CPU goes, by kind of thread (the encoder's, the fetchers', the reader's: main).
+        restoreOneByThread.forEach((kind, millis) -> {
+            if (BenchmarkReport.median(millis) >= 0.5) {
+                report.value(SUITE, name + " 1 thread, warm, CPU of " + kind, "cpu-ms", millis);
+            }
+        });
         report.compare(SUITE, name + " " + cores + " threads, warm, vs files in memory on " + cores, "ms", restoreAll, inMemoryAll,
                 "files in memory", false);
     }
