@@ -38,6 +38,7 @@ public final class LayerMaker {
     private Path estargzgen;
     private Path chunkedgen;
     private Path zstdgen;
+    private Path pgzipref;
 
     private LayerMaker(Path work, Path layergen) {
         this.work = work;
@@ -66,6 +67,14 @@ public final class LayerMaker {
             estargzgen = GoPrograms.build("estargzgen", ".", work.resolve("estargzgen"));
         }
         return estargzgen;
+    }
+
+    /** src/test/pgzipref at its go.mod's klauspost/pgzip and compress: {@code pgzipref LEVEL BLOCKSIZE} gzips stdin. */
+    private Path pgzipref() throws IOException, InterruptedException {
+        if (pgzipref == null) {
+            pgzipref = GoPrograms.build("pgzipref", ".", work.resolve("pgzipref"));
+        }
+        return pgzipref;
     }
 
     private Path chunkedgen() throws IOException, InterruptedException {
@@ -125,6 +134,8 @@ public final class LayerMaker {
                         + (producer == Producer.PIGZ_9 ? 9 : 6) + " > layer.tar.gz");
                 case GNU_GZIP_6, GNU_GZIP_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | gzip -n -"
                         + (producer == Producer.GNU_GZIP_6 ? 6 : 1) + " > layer.tar.gz");
+                case PGZIP -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | " + pgzipref()
+                        + " -1 1048576 > layer.tar.gz");
                 case PYTHON_ZLIB_1 -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf - . | python3 -c "
                         + "'import gzip, sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read(), 1, mtime=0))' > layer.tar.gz");
                 case ESTARGZ -> run(build, "sh", "-c", "tar --format=gnu --sort=name -C rootfs -cf layer.tar . && " + estargzgen()

@@ -25,6 +25,8 @@ public enum Producer {
     PIGZ_9("pigz-9", "Debian (pigz -9)"),
     /** pigz's default level, {@code pigz -6}. */
     PIGZ_6("pigz-6", "pigz default (pigz -6)"),
+    /** podman, buildah, skopeo and CRI-O: klauspost/pgzip at its default level with 1 MiB blocks, compress 1.20. */
+    PGZIP("pgzip", "podman (pgzip -1, 1 MiB blocks)"),
     /** Jib and other Java tools: GNU tar here, through {@code java.util.zip.GZIPOutputStream} (zlib -6). */
     JDK_ZLIB_6("jdk-6", "Jib (JDK zlib -6)"),
     /** Scripts and older tools: GNU tar through GNU {@code gzip -6}. Only the restart suite measures it. */
@@ -77,11 +79,11 @@ public enum Producer {
     /** Whether only the restart suite measures this producer. */
     boolean restartOnly() {
         return this == GNU_GZIP_6 || this == GNU_GZIP_1 || this == PYTHON_ZLIB_1 || this == GO127_9 || this == GO_2
-                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_HUFFMAN_ONLY || this == ESTARGZ || zstd();
+                || this == GO_0 || this == GO_HUFFMAN_ONLY || this == PGZIP || this == GO127_HUFFMAN_ONLY || this == ESTARGZ || zstd();
     }
 
     boolean needsGo() {
-        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == GO127_6 || this == GO127_9
+        return this == GO_6 || this == GO_1 || this == GO_2 || this == GO_0 || this == GO_HUFFMAN_ONLY || this == PGZIP || this == GO127_6 || this == GO127_9
                 || this == GO127_HUFFMAN_ONLY || this == ESTARGZ || zstd();
     }
 

@@ -34,7 +34,7 @@ public final class RestoreMemoryBenchmark implements Benchmark {
     private static final String SUITE = "restore-memory";
     private static final double SCALE = Double.parseDouble(System.getProperty("layerfold.benchmark.restore-memory.scale", "1"));
     private static final List<String> PRODUCERS = List.of(System.getProperty("layerfold.benchmark.restore-memory.producers",
-            "go-1,go-6,go127-6,jdk-6,gzip-6,pigz-6,zstd-3,zstd-5,zstd-10,libzstd-3,libzstd-19").split(","));
+            "go-1,go-6,go127-6,jdk-6,gzip-6,pigz-6,pgzip,zstd-3,zstd-5,zstd-10,libzstd-3,libzstd-19").split(","));
     private static final long TAR_BYTES = 96L << 20;
     private static final int AT_ONCE = 4;
     private static final long SAMPLE_MILLIS = 300;
