@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** A file sink and content source over a map, for tests with small layers. */
-final class MemoryFileStore implements FileSink, FileContentSource {
+public final class MemoryFileStore implements FileSink, FileContentSource {
 
     final Map<FileRef, byte[]> bodies = new HashMap<>();
     int aborted;

@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.deflate.golang.TestInputs;
 import dev.layerfold.dedup.codec.deflate.klauspost.Go127SegmentEncoder;
 import dev.layerfold.dedup.codec.deflate.pigz.PigzSettings;
 import dev.layerfold.dedup.codec.deflate.zlib.ZlibEncoder;
+import dev.layerfold.dedup.codec.family.GeneratedInputs;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
 import dev.layerfold.dedup.codec.identify.RestartableEncoders;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
@@ -239,7 +240,7 @@ class RestartPointPropertyTest {
      */
     @Test
     void realZlibLevel0LayersGetAPointAtEveryBlockBoundary() throws Exception {
-        byte[] tar = TestInputs.tarOf(Path.of("/usr/share"), 1_000_000);
+        byte[] tar = GeneratedInputs.tar(1_000_000, 0);
         Deflater deflater = new Deflater(0, true);
         deflater.setInput(tar);
         deflater.finish();

@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
@@ -144,24 +142,6 @@ public final class TestInputs {
     public static byte[] head(Path file, int limit) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             return in.readNBytes(limit);
-        }
-    }
-
-    /** Executables from /usr/bin between 200 KB and 1 MB, the first few by name. */
-    public static List<Path> binaries(int count) {
-        try (Stream<Path> files = Files.list(Path.of("/usr/bin"))) {
-            return files.filter(Files::isRegularFile).filter(f -> size(f) > 200_000 && size(f) < 1_000_000)
-                    .sorted(Comparator.comparing(Path::toString)).limit(count).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static long size(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            return -1;
         }
     }
 
