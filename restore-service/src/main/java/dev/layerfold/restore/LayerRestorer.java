@@ -99,7 +99,7 @@ public final class LayerRestorer {
 
     /**
      * The most heap a restore of {@code record} holds: its rebuilder's bound, the files fetched ahead
-     * ({@link PrefetchingFiles#HEAP_BOUND}), the spool's write buffer and the record itself (read from
+     * ({@link PrefetchingFiles#heapBound}: no more than the layer's files), the spool's write buffer and the record itself (read from
      * a blob of {@code recordSize} bytes).
      */
     long heapBound(LayerRecord record, long recordSize) {
@@ -107,7 +107,7 @@ public final class LayerRestorer {
     }
 
     private static long heapBound(LayerRebuilder rebuilder, LayerRecord record, long recordSize) {
-        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + WRITE_BUFFER + RECORD_HEAP_PER_BYTE * recordSize;
+        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.heapBound(record) + WRITE_BUFFER + RECORD_HEAP_PER_BYTE * recordSize;
     }
 
     /**

@@ -42,6 +42,27 @@ final class PrefetchingFiles implements FileContentSource {
      * decompressed, and a large file's decompression stream.
      */
     static final long HEAP_BOUND = 2 * (AHEAD_BYTES + Math.max(FrameRun.MAX_SIZE, FrameRun.SMALL_FILE)) + (1L << 20);
+    /** A large file's decompression stream, and the buffers of the run being read. */
+    private static final long STREAM_BOUND = 1L << 20;
+
+    /**
+     * The most heap the files ahead hold for a rebuild of {@code record}: {@link #HEAP_BOUND}, or less
+     * when the layer's files are fewer bytes than that, as they can hold no more than all of them at
+     * once, decompressed and as stored. A small layer reserved the fixed 21 MiB before, so on a small
+     * heap's rebuild memory a few restores of small layers at once queued behind each other.
+     */
+    static long heapBound(LayerRecord record) {
+        long content = 0;
+        long stored = 0;
+        for (FileRef ref : LayerRecord.filesInOrder(record.recipe())) {
+            content += ref.size();
+            stored += record.location(ref).length();
+            if (content + stored >= HEAP_BOUND) {
+                return HEAP_BOUND;
+            }
+        }
+        return Math.min(HEAP_BOUND, content + stored + STREAM_BOUND);
+    }
     /**
      * The first run's compressed bytes at most; each next run may be four times as large, up to
      * {@link FrameRun#MAX_BYTES}. The encoder waits for the whole first run to be read, decompressed
