@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -95,11 +96,11 @@ public final class Replayer {
         this.blobGetClass = classifier;
     }
 
-    /** The digests of every blob pushed so far (by {@link #prepare} and by the replay's pushes). */
-    public Set<String> pushedDigests() {
-        Set<String> digests = new HashSet<>();
-        blobs.values().forEach(blob -> digests.add(blob.digest()));
-        return digests;
+    /** The digests of every blob pushed so far (by {@link #prepare} and by the replay's pushes), with their sizes. */
+    public Map<String, Long> pushedSizes() {
+        Map<String, Long> sizes = new HashMap<>();
+        blobs.values().forEach(blob -> sizes.put(blob.digest(), (long) blob.bytes().length));
+        return sizes;
     }
 
     /**
