@@ -96,15 +96,15 @@ public final class LayerRestorer {
 
     /**
      * The most heap a restore of {@code record} holds: its rebuilder's bound, the files fetched ahead
-     * ({@link PrefetchingFiles#HEAP_BOUND}) and the record itself (read from a blob of {@code recordSize}
-     * bytes). The output goes to the spool from the rebuilder's own buffer.
+     * ({@link PrefetchingFiles#heapBound}: no more than the layer's files) and the record itself (read
+     * from a blob of {@code recordSize} bytes). The output goes to the spool from the rebuilder's own buffer.
      */
     long heapBound(LayerRecord record, long recordSize) {
         return heapBound(rebuilderFor(record), record, recordSize);
     }
 
     private static long heapBound(LayerRebuilder rebuilder, LayerRecord record, long recordSize) {
-        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.HEAP_BOUND + RECORD_HEAP_PER_BYTE * recordSize;
+        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.heapBound(record) + RECORD_HEAP_PER_BYTE * recordSize;
     }
 
     /**

@@ -47,6 +47,27 @@ final class PrefetchingFiles implements FileContentSource {
      */
     static final long HEAP_BOUND = 2 * (AHEAD_BYTES + Math.max(Math.max(FrameRun.MAX_SIZE, FrameRun.SMALL_FILE), StreamedAhead.HEAP_BOUND))
             + (1L << 20);
+    /** A large file's decompression stream, and the buffers of the run being read. */
+    private static final long STREAM_BOUND = 1L << 20;
+
+    /**
+     * The most heap the files ahead hold for a rebuild of {@code record}: {@link #HEAP_BOUND}, or less
+     * when the layer's files are fewer bytes than that, as they can hold no more than all of them at
+     * once, decompressed and as stored. A small layer reserved the fixed 21 MiB before, so on a small
+     * heap's rebuild memory a few restores of small layers at once queued behind each other.
+     */
+    static long heapBound(LayerRecord record) {
+        long content = 0;
+        long stored = 0;
+        for (FileRef ref : LayerRecord.filesInOrder(record.recipe())) {
+            content += ref.size();
+            stored += record.location(ref).length();
+            if (content + stored >= HEAP_BOUND) {
+                return HEAP_BOUND;
+            }
+        }
+        return Math.min(HEAP_BOUND, content + stored + STREAM_BOUND);
+    }
     /**
      * The first run's compressed bytes at most; each next run may be four times as large, up to
      * {@link FrameRun#MAX_BYTES}. The encoder waits for the whole first run to be read, decompressed
@@ -70,15 +91,10 @@ final class PrefetchingFiles implements FileContentSource {
      *
      * @param contents the run's files one after another, resolved once they were read and decompressed
      */
-    private record Batch(FrameRun run, CompletableFuture<byte[]> contents, StreamedAhead streamed) {
+    private record Batch(FrameRun run, CompletableFuture<byte[]> contents, StreamedAhead streamed, long heapBytes) {
 
         int files() {
             return streamed != null ? 1 : run.refs().size();
-        }
-
-        /** What it holds on the heap at most, as the look-ahead counts it. */
-        long heapBytes() {
-            return streamed != null ? StreamedAhead.HEAP_BOUND : capacity(run.size());
         }
     }
 
@@ -97,6 +113,12 @@ final class PrefetchingFiles implements FileContentSource {
     private int currentOffset;
     /** Arrays of {@link #POOLED} bytes no run holds now: at most as many as the runs ahead held at once, and their frames. */
     private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
+    /**
+     * Whether runs use pooled arrays: only for a layer whose files ahead reserve the full
+     * {@link #HEAP_BOUND}. A smaller layer reserves only its own files' bytes ({@link #heapBound}),
+     * which an array of {@link #POOLED} bytes for a run a fraction of that size would exceed.
+     */
+    private final boolean pooling;
 
     PrefetchingFiles(BlobStore blobs, LayerRecord record, List<FileRef> order, Executor fetchers) {
         this.blobs = blobs;
@@ -104,6 +126,7 @@ final class PrefetchingFiles implements FileContentSource {
         this.record = record;
         this.order = order;
         this.fetchers = fetchers;
+        this.pooling = heapBound(record) == HEAP_BOUND;
         // The first files are read while the restore is handed to an encoder thread and its encoder is set up.
         scheduleAhead();
     }
@@ -167,7 +190,8 @@ final class PrefetchingFiles implements FileContentSource {
         while (scheduled < order.size() && aheadBytes < AHEAD_BYTES) {
             FileRef first = order.get(scheduled);
             Batch batch = first.size() > FrameRun.SMALL_FILE
-                    ? new Batch(null, null, new StreamedAhead(first, () -> storedFiles.openAsStored(first, record.location(first)), fetchers))
+                    ? new Batch(null, null, new StreamedAhead(first, () -> storedFiles.openAsStored(first, record.location(first)), fetchers),
+                            StreamedAhead.HEAP_BOUND)
                     : batchFrom(scheduled);
             scheduled += batch.files();
             aheadBytes += batch.heapBytes();
@@ -177,7 +201,7 @@ final class PrefetchingFiles implements FileContentSource {
 
     private Batch batchFrom(int start) {
         FrameRun run = FrameRun.from(record, order, start, FIRST_RUN_BYTES << Math.min(2 * runs++, 20));
-        return new Batch(run, CompletableFuture.supplyAsync(() -> fetch(run), fetchers), null);
+        return new Batch(run, CompletableFuture.supplyAsync(() -> fetch(run), fetchers), null, capacity(run.size()));
     }
 
     private byte[] fetch(FrameRun run) {
@@ -193,8 +217,8 @@ final class PrefetchingFiles implements FileContentSource {
     }
 
     /** What an array for {@code bytes} holds on the heap: the run ahead is counted by it. */
-    private static long capacity(long bytes) {
-        return bytes >= POOLED_FROM && bytes <= POOLED ? POOLED : bytes;
+    private long capacity(long bytes) {
+        return pooling && bytes >= POOLED_FROM && bytes <= POOLED ? POOLED : bytes;
     }
 
     /** An array for {@code bytes}: a spare one where they are pooled, else a new one of their size. */
@@ -212,7 +236,7 @@ final class PrefetchingFiles implements FileContentSource {
     }
 
     private void release(byte[] array) {
-        if (array != null && array.length == POOLED) {
+        if (pooling && array != null && array.length == POOLED) {
             synchronized (spare) {
                 spare.addFirst(array);
             }

@@ -3,6 +3,7 @@ package dev.layerfold.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.layerfold.dedup.codec.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.RebuildMemory;
@@ -122,7 +123,41 @@ class RestoreMemoryBudgetTest {
 
         long bound = restorer.heapBound(record, state.recordSize());
 
-        assertThat(bound).isGreaterThan(PrefetchingFiles.HEAP_BOUND).isLessThan(64L << 20);
+        long content = 0;
+        long stored = 0;
+        for (FileRef ref : LayerRecord.filesInOrder(record.recipe())) {
+            content += ref.size();
+            stored += record.location(ref).length();
+        }
+        assertThat(bound).as("its files, decompressed and as stored, and an encoder's state at least")
+                .isGreaterThan(content + stored + (1L << 20)).isLessThan(64L << 20);
+    }
+
+    @Test
+    void aSmallLayerReservesForItsOwnFilesNotTheLargestLookAheadSoSeveralRestoreAtOnce() throws Exception {
+        byte[] small = deduplicated(DeduplicatedLayers.layer(new Random(6), 20));
+        byte[] large = deduplicated(DeduplicatedLayers.layer(new Random(7), 400, 256));
+        LayerRestorer probe = restorer(RebuildMemory.of(1L << 30));
+        long smallBound = probe.heapBound(Digest.sha256(small)).orElseThrow();
+        long largeBound = probe.heapBound(Digest.sha256(large)).orElseThrow();
+        assertThat(largeBound - smallBound).as("a 14 MB layer of incompressible files reserves the whole look-ahead, a 0.7 MB one its files")
+                .isGreaterThan(PrefetchingFiles.HEAP_BOUND / 2);
+
+        // Room for three small restores but not for two large ones: the small ones run at once.
+        RebuildMemory memory = new RebuildMemory(3 * smallBound + (1 << 20), Duration.ofMinutes(1), metrics);
+        LayerRestorer restorer = restorer(memory);
+        byte[] second = deduplicated(DeduplicatedLayers.layer(new Random(8), 20));
+        byte[] third = deduplicated(DeduplicatedLayers.layer(new Random(9), 20));
+        InputStream[] pulls = {restorer.open(Digest.sha256(small), 0, -1).orElseThrow(),
+                restorer.open(Digest.sha256(second), 0, -1).orElseThrow(), restorer.open(Digest.sha256(third), 0, -1).orElseThrow()};
+
+        assertThat(heldRebuilds.heldSoFar()).as("all three started without waiting for memory").isEqualTo(3);
+        assertThat(memory.waiting()).isZero();
+        heldRebuilds.runHeld();
+        assertThat(pulls[0].readAllBytes()).isEqualTo(small);
+        assertThat(pulls[1].readAllBytes()).isEqualTo(second);
+        assertThat(pulls[2].readAllBytes()).isEqualTo(third);
+        assertThat(memory.available()).isEqualTo(memory.capacity());
     }
 
     private static InputStream open(LayerRestorer restorer, byte[] layer) {

@@ -124,7 +124,8 @@ public class DedupConfiguration {
     @Bean
     IntactCopyPolicy intactCopyPolicy(LayerPulls pulls, DedupProperties dedup, ObjectProvider<IntactCopyBudget> budget) {
         if (dedup.mode() == DedupProperties.Mode.BUDGETED) {
-            return IntactCopyPolicy.budgeted(budget.getObject(), dedup.hotPulls());
+            // Rebuilt ahead by rank into the budget's room, not from hot-pulls a day: see AHEAD_LEAST_PULLS.
+            return IntactCopyPolicy.budgeted(budget.getObject(), IntactCopyPolicy.AHEAD_LEAST_PULLS);
         }
         return new IntactCopyPolicy(pulls, dedup.mode() == DedupProperties.Mode.SELECTIVE, dedup.hotPulls(), dedup.keepRestored());
     }

@@ -54,6 +54,11 @@ public final class ReplayReport {
         return sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * q)));
     }
 
+    /** The kinds of request recorded, e.g. {@code GET blob} and the classes a replay gave its blob GETs. */
+    public synchronized List<String> kinds() {
+        return List.copyOf(latencies.keySet());
+    }
+
     public synchronized int count(String kind) {
         return latencies.getOrDefault(kind, List.of()).size();
     }

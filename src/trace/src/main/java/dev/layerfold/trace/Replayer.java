@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -59,6 +61,7 @@ public final class Replayer {
     private final Set<String> uploaded = ConcurrentHashMap.newKeySet();
     private TraceImages images;
     private boolean prepared;
+    private volatile Function<String, String> blobGetClass = digest -> null;
 
     public Replayer(Options options) {
         this.options = options;
@@ -83,6 +86,27 @@ public final class Replayer {
         }
     }
 
+    /**
+     * Classifies each blob GET just before it is sent, by the blob's digest as the registry knows it:
+     * its latency is also recorded under {@code GET blob [class]} (null: no class; a class {@code a/b} is
+     * recorded under {@code a} too). Lets a benchmark
+     * tell apart, e.g., GETs of layers that had to be rebuilt from those served intact.
+     */
+    public void classifyBlobGets(Function<String, String> classifier) {
+        this.blobGetClass = classifier;
+    }
+
+    /** The digests of every blob pushed so far (by {@link #prepare} and by the replay's pushes), with their sizes. */
+    public Map<String, Long> pushedSizes() {
+        Map<String, Long> sizes = new HashMap<>();
+        blobs.values().forEach(blob -> sizes.put(blob.digest(), (long) blob.bytes().length));
+        return sizes;
+    }
+
+    /**
+     * Plays {@code records} at their own timing from now on; may be called again with the records that
+     * follow (e.g. an unmeasured warm-up, then the measured part), the images pushed once.
+     */
     public ReplayReport replay(List<TraceRecord> records) throws IOException, InterruptedException {
         if (!prepared) {
             prepare(records);
@@ -124,10 +148,27 @@ public final class Replayer {
         Optional<TraceRecord.Target> target = record.target();
         long started = System.nanoTime();
         try {
-            if (record.isGet() && target.isPresent()) {
-                long received = target.get().manifest() ? getManifest(target.get(), record, report) : getBlob(target.get(), record, report);
-                report.done(target.get().manifest() ? "GET manifest" : "GET blob", System.nanoTime() - started,
-                        received >= 0, Math.max(0, received));
+            if (record.isGet() && target.isPresent() && target.get().manifest()) {
+                long received = getManifest(target.get(), record, report);
+                report.done("GET manifest", System.nanoTime() - started, received >= 0, Math.max(0, received));
+            } else if (record.isGet() && target.isPresent()) {
+                BlobBytes blob = blobs.get(target.get().reference());
+                if (blob == null) {
+                    upload(target.get().repository(), target.get().reference());
+                    blob = blobs.get(target.get().reference());
+                }
+                String kind = blobGetClass.apply(blob.digest());
+                long sent = System.nanoTime();
+                long received = get("/v2/" + target.get().repository() + "/blobs/" + blob.digest(), record, "*/*", report);
+                long nanos = System.nanoTime() - sent;
+                report.done("GET blob", nanos, received >= 0, Math.max(0, received));
+                if (kind != null) {
+                    // "a/b" is recorded under "a" and under "a/b": classes and their subclasses
+                    for (int slash = kind.indexOf('/'); slash > 0; slash = kind.indexOf('/', slash + 1)) {
+                        report.done("GET blob [" + kind.substring(0, slash) + "]", nanos, received >= 0, Math.max(0, received));
+                    }
+                    report.done("GET blob [" + kind + "]", nanos, received >= 0, Math.max(0, received));
+                }
             } else if (record.method().equalsIgnoreCase("PUT") && target.isPresent() && target.get().manifest()) {
                 TraceImages.Image image = images.image(target.get()).orElseThrow();
                 push(image);
@@ -153,15 +194,6 @@ public final class Replayer {
         String reference = TAG.matcher(target.reference()).matches() ? target.reference()
                 : manifests.getOrDefault(target.repository() + " " + target.reference(), target.reference());
         return get("/v2/" + target.repository() + "/manifests/" + reference, record, OCI_MANIFEST, report);
-    }
-
-    private long getBlob(TraceRecord.Target target, TraceRecord record, ReplayReport report) throws IOException, InterruptedException {
-        BlobBytes blob = blobs.get(target.reference());
-        if (blob == null) {
-            upload(target.repository(), target.reference());
-            blob = blobs.get(target.reference());
-        }
-        return get("/v2/" + target.repository() + "/blobs/" + blob.digest(), record, "*/*", report);
     }
 
     /** Bytes of the response body, or -1 if the registry did not answer 200. */

@@ -18,7 +18,8 @@ import java.util.Optional;
  *   <li>every mode: a copy a restore wrote back stays while the layer was pulled within
  *       {@code keepRestored}, so a layer pulled by many nodes at once is rebuilt once, not per pull;</li>
  *   <li>{@code budgeted} mode: the layers an {@link IntactCopyBudget} holds keep (or get) a copy, and
- *       no other; {@code hotPulls} is then the least popularity a layer is rebuilt ahead for.</li>
+ *       no other; the sweeper rebuilds the most pulled layers ahead into the budget's room, those
+ *       pulled at least {@code hotPulls} times ({@link #AHEAD_LEAST_PULLS} in the server).</li>
  * </ul>
  */
 public final class IntactCopyPolicy {
@@ -37,9 +38,18 @@ public final class IntactCopyPolicy {
         this(pulls, selective, hotPulls, keepRestored, null);
     }
 
-    /** Mode {@code budgeted}: copies are what {@code budget} holds; layers at least {@code hotPulls} a day are rebuilt ahead into its room. */
-    public static IntactCopyPolicy budgeted(IntactCopyBudget budget, double hotPulls) {
-        return new IntactCopyPolicy(null, false, hotPulls, Duration.ZERO, budget);
+    /**
+     * The least pulls (decayed) a layer needs in mode {@code budgeted} to be rebuilt ahead: one pull is
+     * no evidence it will be pulled again, two are. Hot-ness there is relative, not a rate: the sweeper
+     * goes hottest first and only into the budget's room, so the budget, not a threshold, bounds what
+     * is rebuilt; an absolute rate per day ({@code hot-pulls}) fits a registry of one traffic volume and
+     * in another rebuilds nothing (or everything) ahead.
+     */
+    public static final double AHEAD_LEAST_PULLS = 2;
+
+    /** Mode {@code budgeted}: copies are what {@code budget} holds; layers pulled at least {@code leastPulls} times (decayed) are rebuilt ahead into its room. */
+    public static IntactCopyPolicy budgeted(IntactCopyBudget budget, double leastPulls) {
+        return new IntactCopyPolicy(null, false, leastPulls, Duration.ZERO, budget);
     }
 
     private IntactCopyPolicy(LayerPulls pulls, boolean selective, double hotPulls, Duration keepRestored, IntactCopyBudget budget) {

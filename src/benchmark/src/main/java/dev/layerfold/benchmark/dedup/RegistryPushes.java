@@ -38,6 +38,8 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
     private static final int IMAGES_PER_ROUND = 2;
     private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(20);
     private static final String WHOLE_IMAGE = "bench/whole-image";
+    /** The dedup registry's mode ({@code -Dlayerfold.benchmark.dedup.pushes.mode}): {@code all}, or {@code budgeted} against off. */
+    private static final String MODE = System.getProperty("layerfold.benchmark.dedup.pushes.mode", "all");
 
     void run(BenchmarkReport report) throws Exception {
         List<Path> all = LayerOfSystemFiles.systemFiles(IMAGES_PER_ROUND * layerSize, 32L << 20);
@@ -48,9 +50,9 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
         double[] on = new double[rounds];
         double[] off = new double[rounds];
         double[] settleSeconds = new double[rounds];
-        try (RegistryProcess dedupOn = start("all", logs); RegistryProcess dedupOff = start("off", logs);
+        try (RegistryProcess dedupOn = start(MODE, logs); RegistryProcess dedupOff = start("off", logs);
              ImageClient onClient = new ImageClient(dedupOn.baseUri(), dedupOn.managementUri()); ImageClient offClient = new ImageClient(dedupOff.baseUri(), dedupOff.managementUri())) {
-            System.out.println("started " + dedupOn + " (dedup all) and " + dedupOff + " (dedup off)");
+            System.out.println("started " + dedupOn + " (dedup " + MODE + ") and " + dedupOff + " (dedup off)");
             for (int round = -warmup; round < rounds; round++) {
                 List<ProducedLayer> layers = new ArrayList<>();
                 for (int image = 0; image < IMAGES_PER_ROUND; image++) {
@@ -90,7 +92,7 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
                 }
                 System.out.println((round >= 0 ? "measured" : "warm-up") + " push round " + (round + warmup + 1) + " of " + (warmup + rounds));
             }
-            report.compare(SUITE, "push, dedup all vs off (-Xmx256m)", "MB/s", on, off, "dedup off", true);
+            report.compare(SUITE, "push, dedup " + MODE + " vs off (-Xmx256m)", "MB/s", on, off, "dedup off", true);
             report.value(SUITE, "settling a round's images after its push", "s", settleSeconds);
             checkHeapHeld(dedupOn, onClient, pushed);
             comparePulls(dedupOn, dedupOff, pushed, report);
@@ -164,7 +166,7 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
             slower[round] = intact[round] / restored[round];
         }
         System.out.printf("%-10s cold image pull: %d layers, %.1f MB compressed, skopeo copy to a directory%n", SUITE, all.size(), megabytes);
-        report.compare(SUITE, "cold pull of a whole image (skopeo), dedup all vs off", "MB/s", restored, intact, "dedup off", true);
+        report.compare(SUITE, "cold pull of a whole image (skopeo), dedup " + MODE + " vs off", "MB/s", restored, intact, "dedup off", true);
         report.value(SUITE, "cold pull of a whole image, dedup all takes off's", "x", slower);
     }
 
