@@ -3,7 +3,7 @@ package dev.layerfold.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.layerfold.dedup.codec.FileRef;
+import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.identify.StandardEncoders;
 import dev.layerfold.dedup.pipeline.RebuildMemory;
