@@ -3,6 +3,7 @@ package dev.layerfold.restore;
 import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.io.LayerRebuildException;
 import dev.layerfold.dedup.codec.LayerRebuilder;
+import dev.layerfold.dedup.codec.RebuildPlan;
 import dev.layerfold.dedup.pipeline.RebuildMemory;
 import dev.layerfold.dedup.store.LayerRecord;
 import dev.layerfold.dedup.store.StoredFiles;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * rebuilt in this process join that rebuild. The digest is checked as the bytes pass; each reader
  * holds back the last byte of its range until it matched.
  *
- * <p>A rebuild reserves the most heap it can hold ({@link #heapBound}) from the {@link RebuildMemory}
+ * <p>Each rebuild is a {@link RebuildPlan} the codec hands out: the files to fetch, the heap to hold,
+ * where its bytes start. A rebuild reserves the most heap it can hold ({@link #heapBound}) from the {@link RebuildMemory}
  * before it fetches or encodes anything, and gives it back when it ends; the request that starts it
  * waits for that (its client keeps its connection; those that join wait with it). So the heap that
  * restores hold is bounded however many clients pull at once.
@@ -49,8 +51,6 @@ public final class LayerRestorer {
     private final BlobStore blobs;
     private final DedupIndex index;
     private final LayerRebuilder rebuilder;
-    /** The same rebuilder without segments, for layers whose segments would need more than the whole budget. */
-    private final LayerRebuilder onePiece;
     private final ExecutorService rebuilds;
     private final ExecutorService fetchers;
     private final StoredFiles storedFiles;
@@ -74,7 +74,6 @@ public final class LayerRestorer {
         this.blobs = blobs;
         this.index = index;
         this.rebuilder = rebuilder;
-        this.onePiece = rebuilder.inOnePiece();
         this.rebuilds = rebuilds;
         this.fetchers = fetchers;
         this.memory = memory;
@@ -100,21 +99,26 @@ public final class LayerRestorer {
      * from a blob of {@code recordSize} bytes). The output goes to the spool from the rebuilder's own buffer.
      */
     long heapBound(LayerRecord record, long recordSize) {
-        return heapBound(rebuilderFor(record), record, recordSize);
+        return heapBound(wholePlan(record), record, recordSize);
     }
 
-    private static long heapBound(LayerRebuilder rebuilder, LayerRecord record, long recordSize) {
-        return rebuilder.heapBound(record.recipe()) + PrefetchingFiles.heapBound(record) + RECORD_HEAP_PER_BYTE * recordSize;
+    private static long heapBound(RebuildPlan plan, LayerRecord record, long recordSize) {
+        return plan.heapBound() + PrefetchingFiles.heapBound(record) + RECORD_HEAP_PER_BYTE * recordSize;
+    }
+
+    /** Whether {@code plan}'s segments would need more than the whole budget (klauspost zstd layers on a small heap). */
+    private boolean overBudget(RebuildPlan plan, LayerRecord record) {
+        return heapBound(plan, record, 0) > memory.capacity();
     }
 
     /**
-     * The rebuilder for a whole restore of {@code record}: on the segment pool, unless the segments
-     * one restore has under way would need more than the whole budget (klauspost zstd layers on a small
-     * heap: each segment holds a window of history and an encoder of its own); then in one piece, so
-     * that the budget still bounds what it holds.
+     * The plan for a whole restore of {@code record}: on the segment pool, unless the segments one
+     * restore has under way would need more than the whole budget (each segment holds a window of
+     * history and an encoder of its own); then in one piece, so that the budget still bounds what it holds.
      */
-    private LayerRebuilder rebuilderFor(LayerRecord record) {
-        return heapBound(rebuilder, record, 0) > memory.capacity() ? onePiece : rebuilder;
+    private RebuildPlan wholePlan(LayerRecord record) {
+        RebuildPlan plan = rebuilder.plan(record.recipe(), 0);
+        return overBudget(plan, record) ? plan.inOnePiece() : plan;
     }
 
     /** What a whole restore of {@code layer} reserves from the rebuild memory, if it is deduplicated. */
@@ -188,14 +192,14 @@ public final class LayerRestorer {
             }
         }
         LayerRecord record = record(state.get());
-        Optional<LayerRebuilder.Resume> resume = rebuilder.resumePoint(record.recipe(), offset);
-        if (resume.isEmpty() || rebuilderFor(record) != rebuilder) {
+        RebuildPlan plan = rebuilder.plan(record.recipe(), offset);
+        if (plan.startOffset() == 0 || overBudget(plan, record)) {
             return Optional.empty(); // no point, or its segments would not fit the budget: a whole restore, in one piece
         }
-        RebuildMemory.Reservation reserved = memory.reserve(heapBound(rebuilder, record, state.get().recordSize()), layer);
+        RebuildMemory.Reservation reserved = memory.reserve(heapBound(plan, record, state.get().recordSize()), layer);
         SharedRebuild partial;
         try {
-            partial = new SharedRebuild(spoolDirectory, resume.get().blobOffset());
+            partial = new SharedRebuild(spoolDirectory, plan.startOffset());
         } catch (IOException | RuntimeException e) {
             reserved.close();
             throw e;
@@ -204,9 +208,9 @@ public final class LayerRestorer {
         try {
             rebuilds.execute(() -> {
                 try (reserved) {
-                    PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRebuilder.filesFrom(record.recipe(), resume.get()), fetchers);
+                    PrefetchingFiles files = new PrefetchingFiles(blobs, record, plan.files(), fetchers);
                     try {
-                        run(layer, record, partial, out -> rebuilder.rebuildFrom(record.recipe(), files, resume.get(), out), false);
+                        run(layer, record, partial, out -> plan.run(files, out), false);
                     } finally {
                         files.close();
                     }
@@ -230,14 +234,14 @@ public final class LayerRestorer {
         RebuildMemory.Reservation reserved = null;
         try {
             LayerRecord record = record(state);
-            LayerRebuilder chosen = rebuilderFor(record);
-            reserved = memory.reserve(heapBound(chosen, record, state.recordSize()), layer);
+            RebuildPlan plan = wholePlan(record);
+            reserved = memory.reserve(heapBound(plan, record, state.recordSize()), layer);
             RebuildMemory.Reservation held = reserved;
             rebuilds.execute(() -> {
                 try (held) {
-                    PrefetchingFiles files = new PrefetchingFiles(blobs, record, LayerRecord.filesInOrder(record.recipe()), fetchers);
+                    PrefetchingFiles files = new PrefetchingFiles(blobs, record, plan.files(), fetchers);
                     try {
-                        run(layer, record, shared, out -> chosen.rebuild(record.recipe(), files, out), true);
+                        run(layer, record, shared, out -> plan.run(files, out), true);
                     } finally {
                         files.close();
                     }

@@ -43,7 +43,7 @@ import java.util.function.Function;
  * {@link #rebuild} returns normally, the output must not be trusted. With a {@link SegmentPool},
  * gzip members and zstd frames with restart points, and layers with unit points ({@link UnitPoint}),
  * are encoded in segments or units on several threads, and a rebuild can start at a restart or unit
- * point instead of byte 0 ({@link #resumePoint}). Thread-safe.
+ * point instead of byte 0. A restore asks for a {@link RebuildPlan} ({@link #plan}) and runs it. Thread-safe.
  */
 public final class LayerRebuilder {
 
@@ -66,12 +66,21 @@ public final class LayerRebuilder {
     }
 
     /**
+     * The rebuild that serves {@code recipe}'s blob from {@code fromOffset}: from the last restart or
+     * unit point at or before it where there is one (see {@link #resumePoint}), else the whole layer
+     * from byte 0 (always so for offset 0).
+     */
+    public RebuildPlan plan(Recipe recipe, long fromOffset) {
+        return new RebuildPlan(this, recipe, fromOffset <= 0 ? null : resumePoint(recipe, fromOffset).orElse(null));
+    }
+
+    /**
      * The most heap a rebuild of {@code recipe} by this rebuilder ({@link #rebuild} or
      * {@link #rebuildFrom}) holds at once, besides the file bodies its source hands it: its buffers,
      * its encoder's state and, with a segment pool, the segments it may have under way. What a
-     * caller reserves before it starts one.
+     * caller reserves before it starts one ({@link RebuildPlan#heapBound}).
      */
-    public long heapBound(Recipe recipe) {
+    long heapBound(Recipe recipe) {
         return RebuildFootprint.heapBound(recipe, segments == null ? 0 : segments.perRestore());
     }
 
@@ -84,7 +93,7 @@ public final class LayerRebuilder {
     }
 
     /** This rebuilder without its segment pool: every member and frame encoded in one piece, on the caller's thread. */
-    public LayerRebuilder inOnePiece() {
+    LayerRebuilder inOnePiece() {
         return segments == null ? this : new LayerRebuilder(encoders);
     }
 
@@ -104,10 +113,10 @@ public final class LayerRebuilder {
      * @param blobOffset where in the blob the rebuilt bytes start
      * @param tarOffset  where in the tar stream the input starts (the point, less the history its state reads)
      */
-    public record Resume(int point, long blobOffset, long tarOffset) {
+    record Resume(int point, long blobOffset, long tarOffset) {
     }
 
-    public Optional<Resume> resumePoint(Recipe recipe, long blobOffset) {
+    Optional<Resume> resumePoint(Recipe recipe, long blobOffset) {
         if (segments != null && !recipe.units().isEmpty()) {
             return unitAtOrBefore(recipe, blobOffset);
         }
@@ -170,7 +179,7 @@ public final class LayerRebuilder {
     }
 
     /** The file bodies a rebuild from {@code resume} reads, in the order it reads them. */
-    public static List<FileRef> filesFrom(Recipe recipe, Resume resume) {
+    static List<FileRef> filesFrom(Recipe recipe, Resume resume) {
         List<FileRef> refs = new ArrayList<>();
         long position = 0;
         for (Iterator<SkeletonOp> ops = recipe.skeleton().ops(); ops.hasNext(); ) {
@@ -191,7 +200,7 @@ public final class LayerRebuilder {
      *
      * @throws LayerRebuildException if a segment or the size differs, or a body is missing or has the wrong size
      */
-    public void rebuildFrom(Recipe recipe, FileContentSource files, Resume resume, OutputStream out) throws IOException {
+    void rebuildFrom(Recipe recipe, FileContentSource files, Resume resume, OutputStream out) throws IOException {
         CountingOutput counted = new CountingOutput(out);
         OutputStream blob = new BufferedOutputStream(counted, BUFFER);
         if (recipe.units().isEmpty()) {

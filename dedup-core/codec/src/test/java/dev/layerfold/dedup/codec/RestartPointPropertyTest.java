@@ -157,6 +157,54 @@ class RestartPointPropertyTest {
         assertThat(tail.toByteArray()).isEqualTo(Arrays.copyOfRange(blob, (int) resume.blobOffset(), blob.length));
     }
 
+    /**
+     * The plan a restore asks for: the whole layer from 0, or from the last point at or before the
+     * offset, reading only the files from there on, reserving the same bound either way.
+     */
+    @Test
+    void aPlanStartsAtTheLastPointAtOrBeforeItsOffsetAndReadsTheFilesFromThere() throws IOException {
+        byte[] tar = tarOfRealFiles(1_500_000);
+        byte[] blob = layer(tar, GO_1);
+        MemoryFileStore store = new MemoryFileStore();
+        Recipe recipe = withPoints(splitter(GO_1).split(new ByteArrayInputStream(blob), store).recipe(), store, blob);
+        GzipMember member = recipe.members().getFirst();
+        List<dev.layerfold.dedup.codec.recipe.FileRef> allFiles = new ArrayList<>();
+        recipe.skeleton().ops().forEachRemaining(op -> {
+            if (op instanceof dev.layerfold.dedup.codec.recipe.SkeletonOp.File file) {
+                allFiles.add(file.ref());
+            }
+        });
+
+        RebuildPlan whole = PARALLEL.plan(recipe, 0);
+        assertThat(whole.startOffset()).isZero();
+        assertThat(whole.files()).isEqualTo(allFiles);
+        assertThat(whole.heapBound()).isEqualTo(PARALLEL.heapBound(recipe));
+        assertThat(runPlan(whole, store)).isEqualTo(blob);
+        RebuildPlan onePiece = whole.inOnePiece();
+        assertThat(onePiece.startOffset()).isZero();
+        assertThat(onePiece.heapBound()).as("no segments under way").isLessThan(whole.heapBound());
+        assertThat(runPlan(onePiece, store)).isEqualTo(blob);
+
+        RestartPoint last = member.restartPoints().getLast();
+        RebuildPlan tail = PARALLEL.plan(recipe, blob.length - 1);
+        assertThat(tail.startOffset()).as("the last point's first whole byte")
+                .isEqualTo(member.header().length + (last.outputBitOffset() + 7 >>> 3));
+        assertThat(tail.heapBound()).isEqualTo(whole.heapBound());
+        assertThat(tail.files()).as("the files from the point's history on").isNotEmpty().hasSizeLessThan(allFiles.size())
+                .isEqualTo(allFiles.subList(allFiles.size() - tail.files().size(), allFiles.size()));
+        assertThat(runPlan(tail, store)).isEqualTo(Arrays.copyOfRange(blob, (int) tail.startOffset(), blob.length));
+        assertThat(tail.inOnePiece().startOffset()).as("in one piece a rebuild starts at byte 0").isZero();
+
+        assertThat(new LayerRebuilder(StandardEncoders.factory()).plan(recipe, blob.length - 1).startOffset())
+                .as("without a segment pool there is no resuming").isZero();
+    }
+
+    private static byte[] runPlan(RebuildPlan plan, MemoryFileStore store) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        plan.run(store, out);
+        return out.toByteArray();
+    }
+
     @Test
     void realFilesThroughPgzipAtItsDefaults() throws IOException {
         byte[] tar = tarOfRealFiles(3_500_000);

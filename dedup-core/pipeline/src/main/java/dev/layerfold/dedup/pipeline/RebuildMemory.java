@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The heap that layer rebuilds may hold at once: client restores (whole, or from a restart point for a
  * {@code Range}), the predictor's rebuilds ahead and rehydrations, which all go through the restore
- * service, and the dedup worker's proof. A rebuild reserves its bound ({@code LayerRebuilder.heapBound}
+ * service, and the dedup worker's proof. A rebuild reserves its bound ({@code RebuildPlan.heapBound}
  * plus what its caller holds) before it allocates anything, and gives it back when it ends.
  *
  * <p>Over the budget a rebuild waits its turn, first come first served (a large reservation at the head

@@ -167,7 +167,7 @@ record RegistryPushes(Path work, LayerMaker maker, long layerSize, int warmup, i
         }
         System.out.printf("%-10s cold image pull: %d layers, %.1f MB compressed, skopeo copy to a directory%n", SUITE, all.size(), megabytes);
         report.compare(SUITE, "cold pull of a whole image (skopeo), dedup " + MODE + " vs off", "MB/s", restored, intact, "dedup off", true);
-        report.value(SUITE, "cold pull of a whole image, dedup all takes off's", "x", slower);
+        report.value(SUITE, "cold pull of a whole image, dedup " + MODE + " takes off's", "x", slower);
     }
 
     private static void skopeoCopy(String source, String destination) throws Exception {

@@ -2,6 +2,7 @@ package dev.layerfold.dedup.codec.family;
 
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
+import dev.layerfold.dedup.codec.RebuildPlan;
 import dev.layerfold.dedup.codec.MemoryFileStore;
 import dev.layerfold.dedup.codec.identify.EncoderFamilies;
 import dev.layerfold.dedup.codec.identify.EncoderIdentifier;
@@ -109,13 +110,14 @@ public abstract class SegmentEncoderContract {
             // From just past each point but the first (the member's start, where a rebuild starts anyway).
             for (int i = 1; i < points.size(); i++) {
                 long offset = member.header().length + points.get(i).outputByteOffset() + 1;
-                LayerRebuilder.Resume resume = parallel.resumePoint(recipe, offset).orElseThrow();
-                assertThat(resume.point()).isEqualTo(i);
-                assertThat(resume.blobOffset()).isLessThanOrEqualTo(offset);
+                RebuildPlan plan = parallel.plan(recipe, offset);
+                // Point i's first whole byte: a point inside a byte shares it with the segment before.
+                assertThat(plan.startOffset()).isEqualTo(member.header().length + (points.get(i).outputBitOffset() + 7 >>> 3))
+                        .isLessThanOrEqualTo(offset);
                 ByteArrayOutputStream tail = new ByteArrayOutputStream();
-                parallel.rebuildFrom(recipe, store, resume, tail);
-                assertThat(tail.toByteArray()).as("%s from %d", spec, resume.blobOffset())
-                        .isEqualTo(Arrays.copyOfRange(blob, (int) resume.blobOffset(), blob.length));
+                plan.run(store, tail);
+                assertThat(tail.toByteArray()).as("%s from %d", spec, plan.startOffset())
+                        .isEqualTo(Arrays.copyOfRange(blob, (int) plan.startOffset(), blob.length));
             }
         } finally {
             threads.shutdownNow();
