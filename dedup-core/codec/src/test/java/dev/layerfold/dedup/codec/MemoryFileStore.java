@@ -16,6 +16,11 @@ public final class MemoryFileStore implements FileSink, FileContentSource {
     int aborted;
     int completed;
 
+    /** How many distinct file bodies it holds. */
+    public int files() {
+        return bodies.size();
+    }
+
     @Override
     public Body begin(long declaredSize) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

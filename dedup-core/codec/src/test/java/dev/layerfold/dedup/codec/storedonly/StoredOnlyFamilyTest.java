@@ -1,13 +1,11 @@
 package dev.layerfold.dedup.codec.storedonly;
 
-import dev.layerfold.dedup.codec.FileContentSource;
+import dev.layerfold.dedup.codec.MemoryFileStore;
 import dev.layerfold.dedup.codec.LayerRebuilder;
 import dev.layerfold.dedup.codec.LayerSplitter;
 import dev.layerfold.dedup.codec.SplitResult;
 import dev.layerfold.dedup.codec.identify.EncoderFamilies;
-import dev.layerfold.dedup.codec.io.FileSink;
 import dev.layerfold.dedup.codec.recipe.EncoderSpec;
-import dev.layerfold.dedup.codec.recipe.FileRef;
 import dev.layerfold.dedup.codec.recipe.Recipe;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -15,12 +13,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPInputStream;
@@ -42,11 +37,11 @@ class StoredOnlyFamilyTest {
         byte[] layer = gzip(tar, StoredOnlyFamily.spec(4));
         assertThat(new GZIPInputStream(new ByteArrayInputStream(layer)).readAllBytes()).as("a valid gzip layer").isEqualTo(tar);
 
-        Store store = new Store();
+        MemoryFileStore store = new MemoryFileStore();
         SplitResult split = new LayerSplitter(FAMILIES.identifier()).split(new ByteArrayInputStream(layer), store);
         assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder()).isEqualTo(StoredOnlyFamily.spec(4)));
         assertThat(split.recipe().reproducible()).isTrue();
-        assertThat(store.bodies).hasSize(3);
+        assertThat(store.files()).isEqualTo(3);
 
         byte[] recipeBytes = split.recipe().toBytes();
         Recipe reread = Recipe.read(new ByteArrayInputStream(recipeBytes));
@@ -63,7 +58,7 @@ class StoredOnlyFamilyTest {
     void withoutTheFamilyTheSameLayerHasNoEncoder() throws Exception {
         byte[] layer = gzip(tar(), StoredOnlyFamily.spec(4));
 
-        SplitResult split = new LayerSplitter(EncoderFamilies.standard().identifier()).split(new ByteArrayInputStream(layer), new Store());
+        SplitResult split = new LayerSplitter(EncoderFamilies.standard().identifier()).split(new ByteArrayInputStream(layer), new MemoryFileStore());
 
         assertThat(split.identifications()).singleElement().satisfies(id -> assertThat(id.encoder()).isEqualTo(EncoderSpec.NONE));
         assertThat(split.recipe().reproducible()).isFalse();
@@ -111,39 +106,5 @@ class StoredOnlyFamilyTest {
 
     private static byte[] sha256(byte[] bytes) throws Exception {
         return MessageDigest.getInstance("SHA-256").digest(bytes);
-    }
-
-    /** File bodies in memory: what the splitter stores, what the rebuilder reads back. */
-    private static final class Store implements FileSink, FileContentSource {
-        final Map<FileRef, byte[]> bodies = new HashMap<>();
-
-        @Override
-        public Body begin(long declaredSize) {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            return new Body() {
-                @Override
-                public void write(byte[] data, int offset, int length) {
-                    bytes.write(data, offset, length);
-                }
-
-                @Override
-                public void complete(FileRef ref) {
-                    bodies.put(ref, bytes.toByteArray());
-                }
-
-                @Override
-                public void abort() {
-                }
-            };
-        }
-
-        @Override
-        public ByteArrayInputStream open(FileRef ref) throws FileNotFoundException {
-            byte[] body = bodies.get(ref);
-            if (body == null) {
-                throw new FileNotFoundException("no body " + ref);
-            }
-            return new ByteArrayInputStream(body);
-        }
     }
 }
