@@ -7,6 +7,7 @@ import dev.layerfold.dedup.codec.restart.RestartSupport;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * One DEFLATE encoder family a recipe can name ({@link EncoderSpec#family()}): everything the codec
@@ -80,5 +81,14 @@ public interface EncoderFamily {
 
     /** A candidate spec and its rank among all families' candidates, lowest tried first. */
     record Candidate(EncoderSpec spec, int rank) {
+
+        /**
+         * The family's levels (no other settings) in the order given, ranked from {@code firstRank} in
+         * steps of {@code rankStep}: steps over 1 leave room for another family's levels in between.
+         */
+        public static List<Candidate> levels(String family, List<Integer> levels, int firstRank, int rankStep) {
+            return IntStream.range(0, levels.size())
+                    .mapToObj(i -> new Candidate(EncoderSpec.of(family, levels.get(i)), firstRank + rankStep * i)).toList();
+        }
     }
 }

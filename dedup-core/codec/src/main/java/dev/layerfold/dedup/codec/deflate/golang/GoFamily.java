@@ -14,7 +14,6 @@ import dev.layerfold.dedup.codec.restart.Segments;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 
 /**
  * {@value #NAME}: Go's compress/flate of Go 1.8 to 1.26; the level (-2..9), and
@@ -42,8 +41,7 @@ public final class GoFamily implements EncoderFamily {
 
     @Override
     public List<Candidate> candidates() {
-        return IntStream.range(0, LEVEL_ORDER.size())
-                .mapToObj(i -> new Candidate(EncoderSpec.of(NAME, LEVEL_ORDER.get(i)), LEVEL_RANK_STEP * i)).toList();
+        return Candidate.levels(NAME, LEVEL_ORDER, 0, LEVEL_RANK_STEP);
     }
 
     @Override

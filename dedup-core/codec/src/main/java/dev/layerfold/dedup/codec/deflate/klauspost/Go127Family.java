@@ -17,7 +17,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 
 /**
  * {@value #NAME}: Go's compress/flate since Go 1.27 (klauspost/compress's encoder); the level
@@ -39,9 +38,7 @@ public final class Go127Family implements EncoderFamily {
 
     @Override
     public List<Candidate> candidates() {
-        return IntStream.range(0, GoFamily.LEVEL_ORDER.size())
-                .mapToObj(i -> new Candidate(EncoderSpec.of(NAME, GoFamily.LEVEL_ORDER.get(i)), GoFamily.LEVEL_RANK_STEP * i + RANK_AFTER_GO))
-                .toList();
+        return Candidate.levels(NAME, GoFamily.LEVEL_ORDER, RANK_AFTER_GO, GoFamily.LEVEL_RANK_STEP);
     }
 
     @Override

@@ -10,7 +10,6 @@ import dev.layerfold.dedup.codec.restart.RestartSupport;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 
 /** {@value #NAME}: GNU gzip's own deflate; the level only (1..9). Scripts and older tools. */
 public final class GnuGzipFamily implements EncoderFamily {
@@ -27,7 +26,7 @@ public final class GnuGzipFamily implements EncoderFamily {
 
     @Override
     public List<Candidate> candidates() {
-        return IntStream.range(0, LEVEL_ORDER.size()).mapToObj(i -> new Candidate(EncoderSpec.of(NAME, LEVEL_ORDER.get(i)), RANK + i)).toList();
+        return Candidate.levels(NAME, LEVEL_ORDER, RANK, 1);
     }
 
     @Override

@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 
 /**
  * {@value #NAME}: zlib; the level, then optionally memLevel, windowBits and strategy (zlib's
@@ -35,7 +34,7 @@ public final class ZlibFamily implements EncoderFamily {
 
     @Override
     public List<Candidate> candidates() {
-        return IntStream.range(0, LEVEL_ORDER.size()).mapToObj(i -> new Candidate(EncoderSpec.of(NAME, LEVEL_ORDER.get(i)), RANK + i)).toList();
+        return Candidate.levels(NAME, LEVEL_ORDER, RANK, 1);
     }
 
     @Override
