@@ -24,7 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @Import(MirrorCatalogTest.Meters.class)
 class MirrorCatalogTest extends RegistryHttpTest {
 
-    private static final ScriptedUpstream UPSTREAM = start();
+    private static final ScriptedUpstream UPSTREAM = ScriptedUpstream.started();
     private static final String RULE = "nocatalog/library/*";
 
     @TestConfiguration
@@ -39,14 +39,6 @@ class MirrorCatalogTest extends RegistryHttpTest {
     private Mirrors mirrors;
     @Autowired
     private MeterRegistry meters;
-
-    private static ScriptedUpstream start() {
-        try {
-            return new ScriptedUpstream();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     @DynamicPropertySource
     static void rule(DynamicPropertyRegistry properties) {

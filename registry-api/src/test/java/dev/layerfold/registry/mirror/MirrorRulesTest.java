@@ -37,7 +37,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @Import(MirrorRulesTest.Observers.class)
 class MirrorRulesTest extends RegistryHttpTest {
 
-    private static final ScriptedUpstream UPSTREAM = start();
+    private static final ScriptedUpstream UPSTREAM = ScriptedUpstream.started();
     private static final String REPOSITORY = "lib/app";
     private static final RepositoryName LOCAL = RepositoryName.of("mirrored/" + REPOSITORY);
     private static final String RULE = "mirrored/" + REPOSITORY;
@@ -65,14 +65,6 @@ class MirrorRulesTest extends RegistryHttpTest {
     private BlobStore blobs;
     @Autowired
     private MeterRegistry meters;
-
-    private static ScriptedUpstream start() {
-        try {
-            return new ScriptedUpstream();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     @DynamicPropertySource
     static void rule(DynamicPropertyRegistry properties) {

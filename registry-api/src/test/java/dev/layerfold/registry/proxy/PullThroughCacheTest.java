@@ -45,7 +45,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @Import(PullThroughCacheTest.Meters.class)
 class PullThroughCacheTest extends RegistryHttpTest {
 
-    private static final ScriptedUpstream UPSTREAM = start();
+    private static final ScriptedUpstream UPSTREAM = ScriptedUpstream.started();
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final String OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
 
@@ -69,14 +69,6 @@ class PullThroughCacheTest extends RegistryHttpTest {
     private ManifestTargets targets;
     @Autowired
     private Upstreams upstreams;
-
-    private static ScriptedUpstream start() {
-        try {
-            return new ScriptedUpstream();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     @DynamicPropertySource
     static void upstreams(DynamicPropertyRegistry properties) {

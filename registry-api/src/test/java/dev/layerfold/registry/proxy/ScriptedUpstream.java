@@ -50,6 +50,15 @@ public final class ScriptedUpstream implements AutoCloseable {
     /** {@code METHOD path} to how often it was asked. */
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
 
+    /** A started upstream, for a test class's static field (its initializer cannot throw IOException). */
+    public static ScriptedUpstream started() {
+        try {
+            return new ScriptedUpstream();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     public ScriptedUpstream() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
